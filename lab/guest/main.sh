@@ -1,7 +1,64 @@
-#!/bin/sh
-echo "lab: main start $(cut -d' ' -f1 /proc/uptime)"
-ls /usr/lib/udev/rules.d/ | grep -i nfs; ls -la /usr/sbin/nfsrahead /usr/lib/udev/rules.d/99-nfs.rules 2>&1; cat /usr/lib/udev/rules.d/99-nfs.rules 2>&1
-modprobe nfs && modprobe nfsd && modprobe veth && echo "lab: modules ok"
-lsmod | head -30
-ls -la /sbin/mount.nfs /sbin /usr/sbin/mount.nfs*
-echo "0 passed, 0 failed" > /lab/results/summary
+#!/bin/bash
+# Second stage of the lab guest (run by /init from the 9p share /lab as root):
+# sets up the NFS server and client network namespaces, then runs the scenarios
+# (or the demo) and leaves the results in /lab/results.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+. /lab/guest/params
+. /lab/guest/lib.sh
+
+results=/lab/results
+: >"$LAB_LINES"
+echo "lab: second stage at $(cut -d' ' -f1 /proc/uptime) s"
+
+if ! lab_setup >"$results/setup.log" 2>&1; then
+	cat "$results/setup.log"
+	echo "FAIL lab: server setup failed (see setup.log)"
+	echo "FAIL lab: server setup failed" >>"$LAB_LINES"
+	echo "0 passed, 1 failed" | tee "$results/summary"
+	cp "$LAB_LINES" "$results/lines"
+	exit 0
+fi
+echo "lab: server ready at $(cut -d' ' -f1 /proc/uptime) s (helper: $([ -x "$H" ] && echo "$H" || echo none))"
+
+if [ "$LAB_MODE" = demo ]; then
+	bash /lab/guest/demo.sh
+	echo "lab: demo done at $(cut -d' ' -f1 /proc/uptime) s"
+	: >"$results/summary"
+	exit 0
+fi
+
+if [ -n "$LAB_SCENARIOS" ]; then
+	list=
+	for s in $LAB_SCENARIOS; do
+		s=${s%.sh}; s=${s##*/}
+		if [ -f "/lab/scenarios/$s.sh" ]; then list="$list /lab/scenarios/$s.sh"
+		else echo "FAIL $s: no such scenario (tests/lab/$s.sh)" | tee -a "$LAB_LINES"; fi
+	done
+else
+	list=$(ls /lab/scenarios/*.sh | sort)
+fi
+
+for f in $list; do
+	name=$(basename "$f" .sh)
+	echo "# $name ($(cut -d' ' -f1 /proc/uptime) s)"
+	echo "=== scenario $name" >>"$LAB_DETAILS"
+	before=$(wc -l <"$LAB_LINES")
+	LAB_SCENARIO=$name timeout -k 5 300 bash -c '. /lab/guest/lib.sh; . "$1"' scenario "$f" </dev/null
+	rc=$?
+	after=$(wc -l <"$LAB_LINES")
+	if [ "$rc" != 0 ]; then
+		echo "FAIL $name: scenario script exited with status $rc" | tee -a "$LAB_LINES"
+	elif [ "$before" = "$after" ]; then
+		echo "FAIL $name: scenario reported nothing" | tee -a "$LAB_LINES"
+	fi
+	lab_cleanup >>"$LAB_DETAILS" 2>&1
+done
+
+passed=$(grep -c '^ok ' "$LAB_LINES")
+failed=$(grep -c '^FAIL ' "$LAB_LINES")
+skipped=$(grep -c '^skip ' "$LAB_LINES")
+cp "$LAB_LINES" "$results/lines"
+cp "$LAB_DETAILS" "$results/details.log" 2>/dev/null
+dmesg >"$results/dmesg.log" 2>/dev/null
+echo "lab: scenarios done at $(cut -d' ' -f1 /proc/uptime) s ($skipped skipped)"
+echo "$passed passed, $failed failed" | tee "$results/summary"

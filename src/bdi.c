@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "bdi.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libudev.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "macro.h"
+
+struct bdi_watch {
+        struct udev *udev;
+        struct udev_monitor *mon;
+};
+
+void bdi_watch_free(struct bdi_watch *w)
+{
+        if (!w)
+                return;
+        udev_monitor_unref(w->mon);
+        udev_unref(w->udev);
+        free(w);
+}
+
+struct bdi_watch *bdi_watch_start(const char *udev_control)
+{
+        struct bdi_watch *w;
+
+        if (access(udev_control, F_OK) < 0)
+                return NULL;
+        w = calloc(1, sizeof(*w));
+        if (!w)
+                return NULL;
+        w->udev = udev_new();
+        /* "udev": events after udevd ran the rules, not the kernel's raw ones */
+        w->mon = w->udev ? udev_monitor_new_from_netlink(w->udev, "udev") : NULL;
+        if (!w->mon || udev_monitor_filter_add_match_subsystem_devtype(w->mon, "bdi", NULL) < 0 ||
+            udev_monitor_enable_receiving(w->mon) < 0) {
+                bdi_watch_free(w);
+                return NULL;
+        }
+        return w;
+}
+
+static long now_ms(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+int bdi_watch_wait(struct bdi_watch *w, dev_t dev, int timeout_ms)
+{
+        char name[32];
+        long deadline = now_ms() + timeout_ms;
+        int fd = udev_monitor_get_fd(w->mon);
+
+        snprintf(name, sizeof(name), "%u:%u", major(dev), minor(dev));
+        for (;;) {
+                long left = deadline - now_ms();
+                if (left <= 0)
+                        return -ETIMEDOUT;
+                struct pollfd pfd = { .fd = fd, .events = POLLIN };
+                int r = poll(&pfd, 1, (int)left);
+                if (r < 0 && errno == EINTR)
+                        continue;
+                if (r < 0)
+                        return -errno;
+                if (r == 0)
+                        return -ETIMEDOUT;
+                struct udev_device *d = udev_monitor_receive_device(w->mon);
+                if (!d)
+                        continue;
+                const char *action = udev_device_get_action(d);
+                const char *sysname = udev_device_get_sysname(d);
+                bool ours = action && sysname && streq(action, "add") && streq(sysname, name);
+                udev_device_unref(d);
+                if (ours)
+                        return 0;
+        }
+}
+
+static int read_ulong(const char *path, unsigned long *ret)
+{
+        char buf[32];
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        ssize_t n = read(fd, buf, sizeof(buf) - 1);
+        int e = errno;
+        close(fd);
+        if (n < 0)
+                return -e;
+        buf[n] = '\0';
+        char *end;
+        *ret = strtoul(buf, &end, 10);
+        return end == buf ? -EIO : 0;
+}
+
+int bdi_set_read_ahead(const char *sysfs, dev_t dev, unsigned long kb, unsigned long *ret_old,
+                       unsigned long *ret_now)
+{
+        char path[4096], buf[32];
+        int fd, r;
+
+        snprintf(path, sizeof(path), "%s/class/bdi/%u:%u/read_ahead_kb", sysfs, major(dev), minor(dev));
+        if (ret_old && read_ulong(path, ret_old) < 0)
+                *ret_old = 0;
+        fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+                return -errno;
+        int len = snprintf(buf, sizeof(buf), "%lu\n", kb);
+        ssize_t n = write(fd, buf, (size_t)len);
+        r = n < 0 ? -errno : n != len ? -EIO : 0;
+        if (close(fd) < 0 && r == 0)
+                r = -errno;
+        if (r < 0)
+                return r;
+        return read_ulong(path, ret_now);
+}

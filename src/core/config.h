@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "addr.h"
+#include "opts.h"
+
+#define CONFIG_LINE_MAX 4096
+#define CONFIG_SECTIONS_MAX 4096
+#define CONFIG_OPTIONS_MAX 256
+
+enum section_kind { SECTION_GLOBAL, SECTION_SERVER, SECTION_MOUNTPOINT };
+
+struct conf_section {
+        enum section_kind kind;
+        char *pattern; /* NULL for global */
+        char *file;
+        unsigned line;
+        struct optlist opts;
+        unsigned *opt_lines; /* line of each option */
+};
+
+struct config {
+        struct conf_section *v;
+        size_t n;
+        char **errors; /* "file:line: what, why" */
+        size_t nerrors;
+};
+
+void config_done(struct config *c);
+/* Parses one file's text; bad lines are recorded in c->errors and skipped. */
+int config_parse(struct config *c, const char *file, const char *text);
+int config_add_error(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Helper keys: configuration of nfs-tuned itself, never passed to mount.nfs. */
+bool is_helper_key(const char *name);
+
+/* What a mount is matched on. */
+struct match_input {
+        const char *host;              /* as typed in the spec */
+        const struct nfs_addr *addrs;  /* resolved */
+        size_t naddrs;
+        const char *dir;               /* the mount point */
+};
+
+bool section_matches(const struct conf_section *s, const struct match_input *in);
+const char *section_kind_to_string(enum section_kind k);
+
+/* One option of the merged result and where it came from (NULL section: command line). */
+struct merged_opt {
+        struct opt opt;
+        const struct conf_section *from;
+        unsigned line;
+};
+
+struct merged {
+        struct merged_opt *v;
+        size_t n;
+        /* matched sections, for -v */
+        const struct conf_section **applied;
+        size_t napplied;
+        /* config options that lost to a higher level or were not applicable, for -v */
+        char **notes;
+        size_t nnotes;
+};
+
+void merged_done(struct merged *m);
+/*
+ * command line > mountpoint > server > global; within a level the later line wins.  An
+ * option whose group (opt_group()) a higher level set is not added.  When `v4_only`, a config
+ * `vers` of another major version is skipped (mount.nfs4 would reject it).
+ * Result order: config options first, then the command line, so the kernel's
+ * last-one-wins parsing agrees with the precedence.
+ */
+int config_merge(const struct config *c, const struct optlist *cmdline, const struct match_input *in,
+                 bool v4_only, struct merged *ret);
+const struct merged_opt *merged_find(const struct merged *m, const char *name);

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdlib.h>
+#include <string.h>
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _cleanup_free_ _cleanup_(freep)
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+
+static inline void freep(void *p)
+{
+        free(*(void **)p);
+}
+
+/* Hand ownership out of a _cleanup_ variable. */
+#define steal_pointer(pp)                          \
+        ({                                         \
+                __typeof__(*(pp)) _tmp_ = *(pp);   \
+                *(pp) = NULL;                      \
+                _tmp_;                             \
+        })
+
+static inline int streq(const char *a, const char *b)
+{
+        return strcmp(a, b) == 0;
+}
+
+static inline int streq_ptr(const char *a, const char *b)
+{
+        if (!a || !b)
+                return a == b;
+        return strcmp(a, b) == 0;
+}

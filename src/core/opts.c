@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "opts.h"
+
+#include <errno.h>
+#include <libmount.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "macro.h"
+
+void optlist_done(struct optlist *l)
+{
+        for (size_t i = 0; i < l->n; i++) {
+                free(l->v[i].name);
+                free(l->v[i].value);
+        }
+        free(l->v);
+        l->v = NULL;
+        l->n = 0;
+}
+
+int optlist_add(struct optlist *l, const char *name, const char *value)
+{
+        struct opt *v = realloc(l->v, (l->n + 1) * sizeof(*v));
+        if (!v)
+                return -ENOMEM;
+        l->v = v;
+        char *n = strdup(name);
+        char *val = value ? strdup(value) : NULL;
+        if (!n || (value && !val)) {
+                free(n);
+                free(val);
+                return -ENOMEM;
+        }
+        l->v[l->n++] = (struct opt){ .name = n, .value = val };
+        return 0;
+}
+
+int optlist_parse(struct optlist *l, const char *optstr)
+{
+        if (!optstr)
+                return 0;
+        _cleanup_free_ char *copy = strdup(optstr);
+        if (!copy)
+                return -ENOMEM;
+        char *p = copy, *name, *value;
+        size_t namesz, valuesz;
+        int r;
+        while ((r = mnt_optstr_next_option(&p, &name, &namesz, &value, &valuesz)) == 0) {
+                if (namesz == 0)
+                        return -EINVAL; /* "=x" */
+                _cleanup_free_ char *n = strndup(name, namesz);
+                _cleanup_free_ char *v = value ? strndup(value, valuesz) : NULL;
+                if (!n || (value && !v))
+                        return -ENOMEM;
+                r = optlist_add(l, n, v);
+                if (r < 0)
+                        return r;
+        }
+        return r < 0 ? -EINVAL : 0;
+}
+
+const struct opt *optlist_find(const struct optlist *l, const char *name)
+{
+        for (size_t i = l->n; i > 0; i--)
+                if (streq(l->v[i - 1].name, name))
+                        return &l->v[i - 1];
+        return NULL;
+}
+
+static size_t remove_if(struct optlist *l, int (*match)(const char *, const char *),
+                        const char *key)
+{
+        size_t j = 0, removed = 0;
+        for (size_t i = 0; i < l->n; i++) {
+                if (match(l->v[i].name, key)) {
+                        free(l->v[i].name);
+                        free(l->v[i].value);
+                        removed++;
+                } else
+                        l->v[j++] = l->v[i];
+        }
+        l->n = j;
+        return removed;
+}
+
+static int match_name(const char *name, const char *key)
+{
+        return streq(name, key);
+}
+
+static int match_group(const char *name, const char *group)
+{
+        char buf[64];
+        return streq(opt_group(name, buf, sizeof(buf)), group);
+}
+
+size_t optlist_remove(struct optlist *l, const char *name)
+{
+        return remove_if(l, match_name, name);
+}
+
+size_t optlist_remove_group(struct optlist *l, const char *group)
+{
+        return remove_if(l, match_group, group);
+}
+
+int optlist_has_group(const struct optlist *l, const char *group)
+{
+        for (size_t i = 0; i < l->n; i++)
+                if (match_group(l->v[i].name, group))
+                        return 1;
+        return 0;
+}
+
+char *optlist_to_string(const struct optlist *l)
+{
+        size_t len = 1;
+        for (size_t i = 0; i < l->n; i++)
+                len += strlen(l->v[i].name) + (l->v[i].value ? strlen(l->v[i].value) + 1 : 0) + 1;
+        char *s = malloc(len), *p = s;
+        if (!s)
+                return NULL;
+        *p = '\0';
+        for (size_t i = 0; i < l->n; i++) {
+                if (i)
+                        *p++ = ',';
+                p = stpcpy(p, l->v[i].name);
+                if (l->v[i].value) {
+                        *p++ = '=';
+                        p = stpcpy(p, l->v[i].value);
+                }
+        }
+        return s;
+}
+
+/* Options whose "no" form is a separate word, not a negation. */
+static const char *const not_negations[] = { "nosharetransport" };
+
+/* Explicit synonyms and opposites (nfs(5)). */
+static const struct {
+        const char *name, *group;
+} groups[] = {
+        { "soft", "hard" },         { "softerr", "hard" },      { "softreval", "softreval" },
+        { "nfsvers", "vers" },      { "minorversion", "vers" }, { "v2", "vers" },
+        { "v3", "vers" },           { "v4", "vers" },           { "v4.0", "vers" },
+        { "v4.1", "vers" },         { "v4.2", "vers" },         { "tcp", "proto" },
+        { "udp", "proto" },         { "rdma", "proto" },        { "ro", "rw" },
+        { "actimeo", "actimeo" },   { "retry", "retry" },       { "bg", "fg" },
+        { "lookupcache", "lookupcache" },
+};
+
+const char *opt_group(const char *name, char *buf, size_t bufsz)
+{
+        for (size_t i = 0; i < ELEMENTSOF(groups); i++)
+                if (strcasecmp(name, groups[i].name) == 0)
+                        return groups[i].group;
+        for (size_t i = 0; i < ELEMENTSOF(not_negations); i++)
+                if (streq(name, not_negations[i]))
+                        return name;
+        /* "noac" competes with "ac", "nocto" with "cto". */
+        if (strncmp(name, "no", 2) == 0 && name[2]) {
+                snprintf(buf, bufsz, "%s", name + 2);
+                return buf;
+        }
+        return name;
+}
+
+int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *ret)
+{
+        if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+                return -EINVAL;
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 10);
+        if (*end)
+                return -EINVAL;
+        if (errno == ERANGE || v < min || v > max)
+                return -ERANGE;
+        *ret = v;
+        return 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stddef.h>
+
+/* An ordered list of mount options, "name" or "name=value". */
+struct opt {
+        char *name;
+        char *value; /* NULL for a flag */
+};
+
+struct optlist {
+        struct opt *v;
+        size_t n;
+};
+
+void optlist_done(struct optlist *l);
+/* Appends the options of a mount option string (libmount syntax, quotes kept). */
+int optlist_parse(struct optlist *l, const char *optstr);
+int optlist_add(struct optlist *l, const char *name, const char *value);
+/* The last occurrence wins, as in the kernel's parser. */
+const struct opt *optlist_find(const struct optlist *l, const char *name);
+/* Removes every occurrence; returns how many. */
+size_t optlist_remove(struct optlist *l, const char *name);
+/* Removes every option of group `group` (see opt_group()). */
+size_t optlist_remove_group(struct optlist *l, const char *group);
+int optlist_has_group(const struct optlist *l, const char *group);
+/* "a,b=c"; "" for an empty list. Caller frees. */
+char *optlist_to_string(const struct optlist *l);
+
+/*
+ * The key an option competes on: "soft" and "hard" are one choice, "vers", "nfsvers", "v3",
+ * "v4.1" and "minorversion" are one, "noac" and "ac" are one.  A lower-precedence source
+ * never adds an option whose group a higher one already set.
+ */
+const char *opt_group(const char *name, char *buf, size_t bufsz);
+
+/* Parses a decimal unsigned value in [min,max]; 0 or -EINVAL/-ERANGE. */
+int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *ret);

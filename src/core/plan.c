@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "plan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+
+int settings_from_merged(const struct merged *m, const char *default_mount_nfs,
+                         struct settings *ret, const struct merged_opt **ret_bad)
+{
+        struct settings s = { .read_ahead = { READ_AHEAD_KEEP, 0 },
+                              .nconnect_policy = POLICY_WARN,
+                              .krb5_policy = POLICY_WARN,
+                              .mount_nfs = default_mount_nfs };
+        const struct merged_opt *o;
+
+        if ((o = merged_find(m, "read_ahead_kb")) && read_ahead_parse(o->opt.value, &s.read_ahead) < 0)
+                goto bad;
+        if ((o = merged_find(m, "nconnect_policy")) &&
+            policy_parse(o->opt.value, &s.nconnect_policy) < 0)
+                goto bad;
+        if ((o = merged_find(m, "krb5_policy")) &&
+            (policy_parse(o->opt.value, &s.krb5_policy) < 0 || s.krb5_policy == POLICY_FOLLOW))
+                goto bad;
+        if ((o = merged_find(m, "mount_nfs"))) {
+                /* never from the command line: it names the program run as root */
+                if (!o->from || !o->opt.value || o->opt.value[0] != '/')
+                        goto bad;
+                s.mount_nfs = o->opt.value;
+        }
+        *ret = s;
+        return 0;
+bad:
+        if (ret_bad)
+                *ret_bad = o;
+        return -EINVAL;
+}
+
+int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret)
+{
+        struct optlist l = { 0 };
+        bool drop_nconnect = v && (v->nconnect == ACTION_FOLLOW || v->nconnect == ACTION_FOLLOW_QUIET);
+        int r;
+
+        for (size_t i = 0; i < m->n; i++) {
+                const struct opt *o = &m->v[i].opt;
+                if (is_helper_key(o->name) || (drop_nconnect && streq(o->name, "nconnect")))
+                        continue;
+                if ((r = optlist_add(&l, o->name, o->value)) < 0) {
+                        optlist_done(&l);
+                        return r;
+                }
+        }
+        *ret = l;
+        return 0;
+}
+
+void plan_argv_free(char **argv)
+{
+        if (!argv)
+                return;
+        for (char **p = argv; *p; p++)
+                free(*p);
+        free(argv);
+}
+
+int plan_argv(const struct cmdline *c, const char *opts, char ***ret)
+{
+        const char *v[16];
+        size_t n = 0;
+
+        v[n++] = c->v4_by_name ? "mount.nfs4" : "mount.nfs";
+        v[n++] = c->spec;
+        v[n++] = c->dir;
+        if (c->sloppy)
+                v[n++] = "-s";
+        if (c->nomtab)
+                v[n++] = "-n";
+        for (int i = 0; i < c->verbose && i < 3; i++)
+                v[n++] = "-v";
+        if (c->ro)
+                v[n++] = "-r";
+        if (c->rw)
+                v[n++] = "-w";
+        if (opts && *opts) {
+                v[n++] = "-o";
+                v[n++] = opts;
+        }
+        char **a = calloc(n + 1, sizeof(*a));
+        if (!a)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++)
+                if (!(a[i] = strdup(v[i]))) {
+                        plan_argv_free(a);
+                        return -ENOMEM;
+                }
+        *ret = a;
+        return 0;
+}

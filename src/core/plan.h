@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "cmdline.h"
+#include "config.h"
+#include "policy.h"
+#include "readahead.h"
+
+/* The helper's own settings, from the merged options (helper keys). */
+struct settings {
+        struct read_ahead read_ahead;
+        enum policy nconnect_policy;
+        enum policy krb5_policy;
+        const char *mount_nfs;  /* points into the merged list or the default */
+};
+
+/* Helper keys given on the command line that are not allowed there, or bad values. */
+int settings_from_merged(const struct merged *m, const char *default_mount_nfs,
+                         struct settings *ret, const struct merged_opt **ret_bad);
+
+/* The options for mount.nfs: helper keys removed, nconnect dropped when following. */
+int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret);
+
+/*
+ * argv for the real mount.nfs: argv[0] as called (mount.nfs or mount.nfs4), spec, dir, the
+ * flags mount.nfs knows (-s -n -v -r -w), -o options.  -f, -t and -N are never passed.
+ * NULL-terminated; free with plan_argv_free().
+ */
+int plan_argv(const struct cmdline *c, const char *opts, char ***ret);
+void plan_argv_free(char **argv);

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "clients.h"
+#include "request.h"
+
+enum policy { POLICY_WARN, POLICY_REFUSE, POLICY_FOLLOW };
+
+enum sharing {
+        SHARE_NEW,      /* no client to the endpoint: this mount creates one */
+        SHARE_VISIBLE,  /* shares a client that mounts here show */
+        SHARE_HIDDEN,   /* shares a client no mount here shows: nconnect unknown */
+        SHARE_MAYBE,    /* version negotiated: may land on an existing client */
+};
+
+enum action {
+        ACTION_NONE,
+        ACTION_WARN,
+        ACTION_REFUSE,
+        ACTION_FOLLOW,          /* drop the requested nconnect, say so */
+        ACTION_FOLLOW_QUIET,    /* the conflict came from a config default: drop it, -v only */
+};
+
+struct policy_input {
+        const struct nfs_request *req;
+        bool nconnect_from_config;      /* the requested nconnect is a config default */
+        const struct client_match *match;
+        enum policy nconnect_policy;
+        enum policy krb5_policy;        /* warn or refuse */
+};
+
+struct verdict {
+        enum sharing sharing;
+        const struct nfs_client *client;
+        unsigned requested;     /* 0: none asked */
+        unsigned effective;     /* connections the mount will have; 0: unknown */
+        enum action nconnect;
+        enum action krb5;
+};
+
+int policy_parse(const char *s, enum policy *ret);
+const char *policy_to_string(enum policy p);
+const char *action_to_string(enum action a);
+const char *sharing_to_string(enum sharing s);
+
+struct verdict policy_decide(const struct policy_input *in);
+
+/*
+ * The message for the nconnect (or krb5) part of a verdict, naming the mounts that set the
+ * client, why it matters and what to do; NULL when there is nothing to say.  Caller frees.
+ */
+char *verdict_nconnect_message(const struct verdict *v, const struct clients *c,
+                               const struct nfs_request *req);
+char *verdict_krb5_message(const struct verdict *v, const struct clients *c,
+                           const struct nfs_request *req);
+/* "10.0.0.1 port 2049, NFSv4.1 over tcp" */
+char *client_describe(const struct nfs_client *cl);
+/* "/mnt/a (srv:/a), /mnt/b (srv:/b)" or "no mount here" */
+char *client_mounts_describe(const struct nfs_client *cl, const struct clients *c);

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "readahead.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "macro.h"
+#include "opts.h"
+
+int read_ahead_parse(const char *s, struct read_ahead *ret)
+{
+        char buf[32];
+        unsigned long n;
+        size_t len;
+
+        if (!s)
+                return -EINVAL;
+        if (streq(s, "keep")) {
+                *ret = (struct read_ahead){ READ_AHEAD_KEEP, 0 };
+                return 0;
+        }
+        len = strlen(s);
+        if (len == 0 || len >= sizeof(buf))
+                return -EINVAL;
+        if (s[len - 1] == 'x') {
+                memcpy(buf, s, len - 1);
+                buf[len - 1] = '\0';
+                if (parse_uint(buf, 1, 1024, &n) < 0)
+                        return -EINVAL;
+                *ret = (struct read_ahead){ READ_AHEAD_RSIZE_MULT, n };
+                return 0;
+        }
+        if (parse_uint(s, 1, READ_AHEAD_KB_MAX, &n) < 0)
+                return -EINVAL;
+        *ret = (struct read_ahead){ READ_AHEAD_KB, n };
+        return 0;
+}
+
+unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize)
+{
+        switch (ra->kind) {
+        case READ_AHEAD_KB:
+                return ra->n;
+        case READ_AHEAD_RSIZE_MULT: {
+                unsigned long kb = ra->n * (rsize / 1024);
+                return kb > READ_AHEAD_KB_MAX ? READ_AHEAD_KB_MAX : kb;
+        }
+        case READ_AHEAD_KEEP:
+                break;
+        }
+        return 0;
+}

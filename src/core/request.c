@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "request.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "macro.h"
+
+int nfs_version_parse(const char *s, struct nfs_version *ret)
+{
+        unsigned long major, minor = 0;
+        char buf[16];
+        const char *dot = s ? strchr(s, '.') : NULL;
+
+        if (!s || strlen(s) >= sizeof(buf))
+                return -EINVAL;
+        snprintf(buf, sizeof(buf), "%.*s", dot ? (int)(dot - s) : (int)strlen(s), s);
+        if (parse_uint(buf, 2, 4, &major) < 0)
+                return -EINVAL;
+        if (dot && (major != 4 || parse_uint(dot + 1, 0, 2, &minor) < 0))
+                return -EINVAL;
+        *ret = (struct nfs_version){ (int)major, major == 4 && !dot ? -1 : (int)minor };
+        return 0;
+}
+
+/* Sets *v from a version option; 0 when the option is not one, 1 when it is, <0 bad. */
+static int apply_version_opt(const struct opt *o, struct nfs_version *v)
+{
+        struct nfs_version nv;
+        const char *n = o->name;
+
+        if (streq(n, "vers") || streq(n, "nfsvers")) {
+                if (nfs_version_parse(o->value, &nv) < 0)
+                        return -EINVAL;
+                *v = nv;
+                return 1;
+        }
+        if (n[0] == 'v' && n[1] >= '2' && n[1] <= '4' && !o->value) {
+                if (nfs_version_parse(n + 1, &nv) < 0)
+                        return -EINVAL;
+                *v = nv;
+                return 1;
+        }
+        if (streq(n, "minorversion")) {
+                unsigned long m;
+                if (parse_uint(o->value, 0, 2, &m) < 0)
+                        return -EINVAL;
+                /* minorversion= alone implies v4 in mount.nfs */
+                *v = (struct nfs_version){ 4, (int)m };
+                return 1;
+        }
+        return 0;
+}
+
+int opt_vers_major(const struct opt *o)
+{
+        struct nfs_version v = { 0, -1 };
+        return apply_version_opt(o, &v) > 0 ? v.major : 0;
+}
+
+static int set_proto(struct nfs_request *r, const char *p)
+{
+        static const struct {
+                const char *name, *transport;
+                int family;
+        } protos[] = {
+                { "tcp", "tcp", AF_INET },   { "tcp6", "tcp", AF_INET6 },
+                { "udp", "udp", AF_INET },   { "udp6", "udp", AF_INET6 },
+                { "rdma", "rdma", AF_INET }, { "rdma6", "rdma", AF_INET6 },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(protos); i++)
+                if (p && streq(p, protos[i].name)) {
+                        snprintf(r->transport, sizeof(r->transport), "%s", protos[i].transport);
+                        r->family = protos[i].family;
+                        return 0;
+                }
+        return -EINVAL;
+}
+
+int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_request *ret,
+                      const struct opt **ret_bad)
+{
+        struct nfs_request r = {
+                .vers = { v4_by_name ? 4 : 0, -1 },
+                .transport = "tcp",
+                .family = AF_UNSPEC,
+                .port = NFS_PORT,
+                .xprtsec = "none",
+        };
+        int minor_alone = -1;
+
+        /* In order: the kernel and mount.nfs let the last occurrence win. */
+        for (size_t i = 0; i < opts->n; i++) {
+                const struct opt *o = &opts->v[i];
+                const char *n = o->name;
+                unsigned long u;
+                int k;
+
+                if (streq(n, "minorversion")) {
+                        if (parse_uint(o->value, 0, 2, &u) < 0)
+                                goto bad;
+                        minor_alone = (int)u;
+                        continue;
+                }
+                k = apply_version_opt(o, &r.vers);
+                if (k < 0)
+                        goto bad;
+                if (k > 0)
+                        continue;
+                if (streq(n, "proto")) {
+                        if (set_proto(&r, o->value) < 0)
+                                goto bad;
+                } else if (!o->value && (streq(n, "tcp") || streq(n, "udp") || streq(n, "rdma"))) {
+                        snprintf(r.transport, sizeof(r.transport), "%s", n);
+                } else if (streq(n, "port")) {
+                        if (parse_uint(o->value, 0, 65535, &u) < 0)
+                                goto bad;
+                        r.port = u ? (unsigned)u : NFS_PORT;
+                } else if (streq(n, "xprtsec")) {
+                        if (!o->value || (!streq(o->value, "none") && !streq(o->value, "tls") &&
+                                          !streq(o->value, "mtls")))
+                                goto bad;
+                        snprintf(r.xprtsec, sizeof(r.xprtsec), "%s", o->value);
+                } else if (streq(n, "nconnect")) {
+                        if (parse_uint(o->value, 1, NCONNECT_MAX, &u) < 0)
+                                goto bad;
+                        r.nconnect = (unsigned)u;
+                } else if (streq(n, "sec")) {
+                        if (!o->value || !*o->value)
+                                goto bad;
+                        r.sec = o->value;
+                }
+                continue;
+        bad:
+                if (ret_bad)
+                        *ret_bad = o;
+                return -EINVAL;
+        }
+        if (minor_alone >= 0 && (r.vers.major == 4 || r.vers.major == 0))
+                r.vers = (struct nfs_version){ 4, minor_alone };
+        *ret = r;
+        return 0;
+}
+
+bool sec_is_krb5(const char *sec)
+{
+        /* sec= may list flavours separated by ':' (sec=krb5p:sys): any krb5 counts. */
+        if (!sec)
+                return false;
+        for (const char *p = sec; p; p = strchr(p, ':')) {
+                if (*p == ':')
+                        p++;
+                if (strncasecmp(p, "krb5", 4) == 0)
+                        return true;
+        }
+        return false;
+}
+
+const char *nfs_version_to_string(struct nfs_version v, char *buf, size_t n)
+{
+        if (v.major == 0)
+                snprintf(buf, n, "negotiated");
+        else if (v.major == 4 && v.minor < 0)
+                snprintf(buf, n, "4 (minor version negotiated)");
+        else if (v.major == 4)
+                snprintf(buf, n, "4.%d", v.minor);
+        else
+                snprintf(buf, n, "%d", v.major);
+        return buf;
+}

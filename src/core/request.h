@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "opts.h"
+
+#define NFS_PORT 2049
+#define NCONNECT_MAX 16
+
+/* major 0: left to negotiation; minor -1: any v4 minor, negotiated. */
+struct nfs_version {
+        int major;
+        int minor;
+};
+
+/* What the options ask of the kernel's client. */
+struct nfs_request {
+        struct nfs_version vers;
+        char transport[8];      /* tcp, udp, rdma */
+        int family;             /* AF_UNSPEC, or AF_INET/AF_INET6 forced by proto= */
+        unsigned port;          /* 2049 when absent or 0 */
+        char xprtsec[8];        /* none, tls, mtls */
+        unsigned nconnect;      /* 0: not asked */
+        const char *sec;        /* points into the option list; NULL: sys */
+};
+
+/* The major version an option sets (vers=3, v4.1 ...); 0 when it sets none. */
+int opt_vers_major(const struct opt *o);
+
+/*
+ * Reads the request from the final option list.  `v4_by_name`: called as mount.nfs4 or with
+ * -t nfs4.  On a bad value returns -EINVAL and points *ret_bad at the option.
+ */
+int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_request *ret,
+                      const struct opt **ret_bad);
+bool sec_is_krb5(const char *sec);
+/* "3", "4.1", "4 (minor negotiated)", "negotiated" */
+const char *nfs_version_to_string(struct nfs_version v, char *buf, size_t n);
+/* Parses the vers= of a mountinfo line ("3", "4.1"). */
+int nfs_version_parse(const char *s, struct nfs_version *ret);

@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * mount.nfs-tuned: a mount helper in front of nfs-utils' mount.nfs that knows the kernel
+ * shares one NFS client (and its nconnect) between every mount of a server endpoint.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "bdi.h"
+#include "clients.h"
+#include "cmdline.h"
+#include "config-build.h"
+#include "config.h"
+#include "exitcodes.h"
+#include "lock.h"
+#include "macro.h"
+#include "paths.h"
+#include "plan.h"
+#include "policy.h"
+#include "report.h"
+#include "request.h"
+#include "resolve.h"
+#include "run.h"
+#include "spec.h"
+#include "sysread.h"
+
+/* How long to wait for udev to finish the new bdi's add event before writing anyway. */
+#define UDEV_WAIT_MS 5000
+
+static void usage(FILE *f)
+{
+        fprintf(f,
+                "Usage: mount.nfs-tuned remotetarget dir [-s] [-f] [-n] [-v] [-r] [-w] [-o options]\n"
+                "                       [-t nfs|nfs4] [-N namespace]\n"
+                "       mount.nfs-tuned --check-config | -h | -V\n"
+                "\n"
+                "Runs the real mount.nfs with defaults from %s, after checking\n"
+                "that the requested nconnect and sec=krb5* can take effect on the NFS client the\n"
+                "mount will share, and sets the new mount's read-ahead.\n"
+                "\n"
+                "  -f   dry run: decide everything, print the plan with -v, do not mount\n"
+                "  -v   verbose: the endpoint, the clients found, the verdict, the exec line\n"
+                "  -s -n -r -w   passed to mount.nfs\n"
+                "See mount.nfs-tuned(8) and nfs-tuned.conf(5).\n",
+                CONFIG_PATH);
+}
+
+static void closep(int *fd)
+{
+        if (*fd >= 0)
+                close(*fd);
+}
+
+static int enter_namespace(const char *ns)
+{
+        char path[PATH_MAX];
+        const char *p = ns;
+        unsigned long pid;
+
+        if (parse_uint(ns, 1, INT_MAX, &pid) == 0) {
+                snprintf(path, sizeof(path), "/proc/%lu/ns/mnt", pid);
+                p = path;
+        }
+        _cleanup_(closep) int fd = open(p, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || setns(fd, CLONE_NEWNS) < 0) {
+                log_error("cannot enter the mount namespace %s: %s", p, strerror(errno));
+                return -errno;
+        }
+        return 0;
+}
+
+static void report_config_errors(const struct config *c)
+{
+        for (size_t i = 0; i < c->nerrors; i++)
+                log_warning("%s", c->errors[i]);
+}
+
+/* mount_nfs from [global] only: umount.nfs has no mount to match sections on. */
+static const char *global_mount_nfs(const struct config *c, const char *def)
+{
+        const char *v = def;
+        for (size_t i = 0; i < c->n; i++) {
+                const struct opt *o;
+                if (c->v[i].kind == SECTION_GLOBAL && (o = optlist_find(&c->v[i].opts, "mount_nfs")))
+                        v = o->value;
+        }
+        return v;
+}
+
+static int check_not_self(const char *mount_nfs, const char *config)
+{
+        bool self;
+        int r = run_is_self(mount_nfs, &self);
+
+        if (r < 0) {
+                log_error("cannot run the real mount.nfs %s: %s; install nfs-common (nfs-utils) "
+                          "or set mount_nfs in [global] of %s", mount_nfs, strerror(-r), config);
+                return EX_SYSERR;
+        }
+        if (self) {
+                log_error("refusing to run %s: it is this helper itself (installed in place of "
+                          "mount.nfs without the real one moved aside?); set mount_nfs in [global] "
+                          "of %s to the real binary, e.g. /sbin/mount.nfs.distrib", mount_nfs, config);
+                return EX_SYSERR;
+        }
+        return EX_OK;
+}
+
+static int do_umount(int argc, char **argv, const struct paths *p)
+{
+        struct config conf = { 0 };
+        (void)argc;
+
+        if (load_config(p->config, geteuid() == 0, &conf) < 0) {
+                config_done(&conf);
+                log_error("out of memory");
+                return EX_SYSERR;
+        }
+        const char *mount_nfs = global_mount_nfs(&conf, p->mount_nfs);
+        int r = check_not_self(mount_nfs, p->config);
+        if (r == EX_OK) {
+                /* unchanged, argv[0] included: mount.nfs acts on its name */
+                execv(mount_nfs, argv);
+                log_error("cannot run %s: %s", mount_nfs, strerror(errno));
+                r = EX_SYSERR;
+        }
+        config_done(&conf);
+        return r;
+}
+
+static int do_check_config(const struct paths *p)
+{
+        struct config conf = { 0 };
+        int r = load_config(p->config, geteuid() == 0, &conf);
+
+        for (size_t i = 0; i < conf.nerrors; i++)
+                fprintf(stderr, "%s\n", conf.errors[i]);
+        if (r == 0 && conf.nerrors == 0)
+                printf("%s: %zu section%s, no problems\n", p->config, conf.n, conf.n == 1 ? "" : "s");
+        r = r < 0 || conf.nerrors ? EX_USAGE : EX_OK;
+        config_done(&conf);
+        return r;
+}
+
+static const char *bad_value_hint(const char *name)
+{
+        static const struct {
+                const char *name, *hint;
+        } hints[] = {
+                { "nconnect", "a number from 1 to 16, the kernel's limit" },
+                { "vers", "3, 4, 4.0, 4.1 or 4.2" },
+                { "nfsvers", "3, 4, 4.0, 4.1 or 4.2" },
+                { "minorversion", "0, 1 or 2" },
+                { "proto", "tcp, tcp6, udp, udp6, rdma or rdma6" },
+                { "port", "a port number from 0 to 65535" },
+                { "xprtsec", "none, tls or mtls" },
+                { "sec", "a flavour such as sys, krb5, krb5i or krb5p" },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(hints); i++)
+                if (streq(hints[i].name, name))
+                        return hints[i].hint;
+        return "see nfs(5)";
+}
+
+static void print_plan_clients(const struct clients *c, const struct nfs_addr *addr,
+                               const struct nfs_request *req, const struct client_match *m)
+{
+        size_t shown = 0;
+        for (size_t i = 0; i < c->n; i++) {
+                const struct nfs_client *cl = &c->v[i];
+                if (!nfs_addr_equal(&cl->key.addr, addr))
+                        continue;
+                _cleanup_free_ char *d = client_describe(cl), *ms = client_mounts_describe(cl, c);
+                char nc[32];
+                if (cl->hidden)
+                        snprintf(nc, sizeof(nc), "nconnect unknown");
+                else
+                        snprintf(nc, sizeof(nc), "nconnect=%u", cl->nconnect);
+                bool same_port = cl->key.port == req->port && streq(cl->key.transport, req->transport);
+                log_info("client: %s: %s, %s%s", d ? d : "?", nc, ms ? ms : "?",
+                         cl == m->client ? " <- this mount shares it" :
+                         !same_port ? " (other port or protocol: separate)" : "");
+                shown++;
+        }
+        if (!shown)
+                log_info("client: none to this address: the mount creates a new client");
+}
+
+static int do_mount(const struct cmdline *cl, const struct paths *p)
+{
+        struct config conf = { 0 };
+        struct nfs_spec spec = { 0 };
+        struct optlist cmdopts = { 0 }, final = { 0 };
+        struct merged merged = { 0 };
+        struct clients clients = { 0 };
+        struct nfs_mount newm = { 0 };
+        struct bdi_watch *watch = NULL;
+        struct nfs_addr addrs[RESOLVE_MAX];
+        const struct nfs_addr *primary = NULL;
+        _cleanup_free_ char *dir = NULL, *opts = NULL, *ncmsg = NULL, *kmsg = NULL;
+        _cleanup_(closep) int lockfd = -1;
+        char **argv = NULL;
+        dev_t *sbs = NULL;
+        size_t nsbs = 0;
+        char abuf[NFS_ADDR_STRLEN], vbuf[32];
+        int naddrs, rc = EX_SYSERR, r;
+
+        if (load_config(p->config, geteuid() == 0, &conf) < 0)
+                goto oom;
+        report_config_errors(&conf);
+
+        if (nfs_spec_parse(cl->spec, &spec) < 0) {
+                log_error("'%s' is not a remote file system: write host:/path or "
+                          "[IPv6-address]:/path", cl->spec);
+                rc = EX_USAGE;
+                goto out;
+        }
+        /* mountinfo shows the canonical path; mount.nfs canonicalizes too */
+        dir = realpath(cl->dir, NULL);
+        if (!dir && !(dir = strdup(cl->dir)))
+                goto oom;
+
+        if ((r = optlist_parse(&cmdopts, cl->opts)) < 0) {
+                if (r == -ENOMEM)
+                        goto oom;
+                log_error("cannot parse the options '%s': check quotes and commas", cl->opts);
+                rc = EX_USAGE;
+                goto out;
+        }
+        if (optlist_find(&cmdopts, "mount_nfs")) {
+                log_error("mount_nfs cannot be given on the command line: it names the program run "
+                          "as root; set it in [global] of %s", p->config);
+                rc = EX_USAGE;
+                goto out;
+        }
+
+        naddrs = resolve_host(spec.host, AF_UNSPEC, addrs);
+        if (naddrs < 0) {
+                log_warning("cannot resolve %s (%s): no client check; mount.nfs decides",
+                            spec.host, resolve_strerror(naddrs));
+                naddrs = 0;
+        }
+
+        struct match_input in = { spec.host, addrs, (size_t)naddrs, dir };
+        if (config_merge(&conf, &cmdopts, &in, cl->v4_by_name, &merged) < 0)
+                goto oom;
+
+        struct settings set;
+        const struct merged_opt *bad = NULL;
+        if (settings_from_merged(&merged, p->mount_nfs, &set, &bad) < 0) {
+                log_error("%s=%s on the command line is not valid: see nfs-tuned.conf(5)",
+                          bad->opt.name, bad->opt.value ? bad->opt.value : "");
+                rc = EX_USAGE;
+                goto out;
+        }
+
+        if ((r = plan_options(&merged, NULL, &final)) < 0)
+                goto oom;
+        struct nfs_request req;
+        const struct opt *badopt = NULL;
+        if (nfs_request_parse(&final, cl->v4_by_name, &req, &badopt) < 0) {
+                const struct merged_opt *src = merged_find(&merged, badopt->name);
+                char where[512] = "the command line";
+                if (src && src->from)
+                        snprintf(where, sizeof(where), "%s:%u", src->from->file, src->line);
+                log_error("refusing to mount: %s=%s (from %s) is not valid: it must be %s",
+                          badopt->name, badopt->value ? badopt->value : "", where,
+                          bad_value_hint(badopt->name));
+                rc = EX_FAIL;
+                goto out;
+        }
+        optlist_done(&final);
+
+        for (int i = 0; i < naddrs && !primary; i++)
+                if (req.family == AF_UNSPEC || addrs[i].family == req.family)
+                        primary = &addrs[i];
+
+        if (!cl->fake) {
+                r = lock_server(p->rundir, primary ? nfs_addr_to_string(primary, abuf) : spec.host);
+                if (r < 0)
+                        log_warning("cannot lock %s: %s; going on without serialising", p->rundir,
+                                    strerror(-r));
+                lockfd = r;
+        }
+
+        r = load_clients(p, &clients);
+        if (r == -ENOMEM)
+                goto oom;
+        if (r < 0)
+                log_warning("cannot read the mount table %s: %s; no client check", p->mountinfo,
+                            strerror(-r));
+        if (load_superblocks(p, &clients, &sbs, &nsbs) < 0)
+                goto oom;
+
+        struct client_match match = { 0 };
+        if (primary)
+                clients_match(&clients, &req, primary, &match);
+        const struct merged_opt *nc = merged_find(&merged, "nconnect");
+        struct policy_input pin = {
+                .req = &req,
+                .nconnect_from_config = nc && nc->from,
+                .match = &match,
+                .nconnect_policy = set.nconnect_policy,
+                .krb5_policy = set.krb5_policy,
+        };
+        struct verdict v = policy_decide(&pin);
+
+        /* the plan, for -v */
+        if (report_verbose()) {
+                char all[RESOLVE_MAX * (NFS_ADDR_STRLEN + 2)] = "";
+                for (int i = 0; i < naddrs; i++) {
+                        char b[NFS_ADDR_STRLEN];
+                        strcat(all, i ? ", " : "");
+                        strcat(all, nfs_addr_to_string(&addrs[i], b));
+                }
+                log_info("endpoint: %s -> %s (mount.nfs uses %s), port %u, NFSv%s over %s%s",
+                         cl->spec, naddrs ? all : "unresolved",
+                         primary ? nfs_addr_to_string(primary, abuf) : "none", req.port,
+                         nfs_version_to_string(req.vers, vbuf, sizeof(vbuf)), req.transport,
+                         streq(req.xprtsec, "none") ? "" : ", xprtsec");
+                for (size_t i = 0; i < merged.napplied; i++) {
+                        const struct conf_section *s = merged.applied[i];
+                        log_info("config: %s:%u [%s%s%s%s] applies", s->file, s->line,
+                                 section_kind_to_string(s->kind), s->pattern ? " \"" : "",
+                                 s->pattern ? s->pattern : "", s->pattern ? "\"" : "");
+                }
+                for (size_t i = 0; i < merged.n; i++)
+                        if (merged.v[i].from)
+                                log_info("config: %s%s%s from %s:%u", merged.v[i].opt.name,
+                                         merged.v[i].opt.value ? "=" : "",
+                                         merged.v[i].opt.value ? merged.v[i].opt.value : "",
+                                         merged.v[i].from->file, merged.v[i].line);
+                for (size_t i = 0; i < merged.nnotes; i++)
+                        log_info("config: %s", merged.notes[i]);
+                if (primary)
+                        print_plan_clients(&clients, primary, &req, &match);
+        }
+
+        ncmsg = verdict_nconnect_message(&v, &clients, &req);
+        kmsg = verdict_krb5_message(&v, &clients, &req);
+        if (ncmsg) {
+                if (v.nconnect == ACTION_FOLLOW_QUIET)
+                        log_info("%s (the nconnect came from the configuration)", ncmsg);
+                else
+                        log_error("%s", ncmsg);
+        }
+        if (kmsg)
+                log_error("%s", kmsg);
+        if (v.sharing == SHARE_MAYBE)
+                log_info("verdict: the NFS version is left to negotiation, so the client cannot "
+                         "be known before the mount; it is checked after (pin vers= to decide "
+                         "before)");
+        char eff[16] = "unknown";
+        if (v.effective)
+                snprintf(eff, sizeof(eff), "%u", v.effective);
+        log_info("verdict: %s; nconnect: %s; krb5: %s; connections: %s",
+                 sharing_to_string(v.sharing), action_to_string(v.nconnect),
+                 action_to_string(v.krb5), eff);
+        if (v.nconnect == ACTION_REFUSE || v.krb5 == ACTION_REFUSE) {
+                rc = EX_FAIL;
+                goto out;
+        }
+
+        if ((r = plan_options(&merged, &v, &final)) < 0 || !(opts = optlist_to_string(&final)) ||
+            plan_argv(cl, opts, &argv) < 0)
+                goto oom;
+        if (report_verbose()) {
+                size_t len = strlen(set.mount_nfs) + 1;
+                for (char **a = argv + 1; *a; a++)
+                        len += strlen(*a) + 3;
+                _cleanup_free_ char *line = malloc(len);
+                if (!line)
+                        goto oom;
+                char *q = stpcpy(line, set.mount_nfs);
+                for (char **a = argv + 1; *a; a++)
+                        q += sprintf(q, " %s", *a);
+                log_info("exec: %s (as %s)", line, argv[0]);
+                if (set.read_ahead.kind == READ_AHEAD_KEEP)
+                        log_info("read-ahead: left alone (read_ahead_kb not set)");
+                else if (set.read_ahead.kind == READ_AHEAD_KB)
+                        log_info("read-ahead: %lu KiB on the new superblock's bdi", set.read_ahead.n);
+                else
+                        log_info("read-ahead: %lu x the effective rsize on the new superblock's bdi",
+                                 set.read_ahead.n);
+        }
+        if (cl->fake) {
+                rc = EX_OK;
+                goto out;
+        }
+
+        if ((rc = check_not_self(set.mount_nfs, p->config)) != EX_OK)
+                goto out;
+        if (set.read_ahead.kind != READ_AHEAD_KEEP)
+                watch = bdi_watch_start(p->udev_control);
+        rc = run_mount_nfs(set.mount_nfs, argv);
+        if (rc != EX_OK)
+                goto out;
+
+        /* verification: what the kernel really did; warnings only, the mount stays */
+        r = find_mount(p, dir, &newm);
+        if (r < 0) {
+                log_warning("mounted, but no NFS mount on %s shows in %s: not verified", dir,
+                            p->mountinfo);
+                goto out;
+        }
+        unsigned expect = v.effective ? v.effective : v.requested;
+        const struct nfs_client *joined = NULL;
+        struct client_key nk = { .addr = newm.addr, .port = newm.port, .vers = newm.vers };
+        memcpy(nk.transport, newm.transport, sizeof(nk.transport));
+        memcpy(nk.xprtsec, newm.xprtsec, sizeof(nk.xprtsec));
+        for (size_t i = 0; i < clients.n; i++)
+                if (!clients.v[i].hidden && client_key_equal(&clients.v[i].key, &nk))
+                        joined = &clients.v[i];
+        log_info("verified: %s is NFSv%s, server address %s, nconnect=%u, rsize=%lu, bdi %u:%u",
+                 dir, nfs_version_to_string(newm.vers, vbuf, sizeof(vbuf)),
+                 nfs_addr_to_string(&newm.addr, abuf), newm.nconnect, newm.rsize,
+                 major(newm.dev), minor(newm.dev));
+        if (expect && newm.nconnect != expect) {
+                _cleanup_free_ char *ms = joined ? client_mounts_describe(joined, &clients) : NULL;
+                log_warning("the kernel gave %s nconnect=%u, not the %u planned: %s%s%s", dir,
+                            newm.nconnect, expect,
+                            joined ? "it joined the existing client of " : "another mount of this "
+                            "server raced this one, or the negotiated version landed on an "
+                            "existing client",
+                            ms ? ms : "", joined ? "; unmount those first to change it" : "");
+        }
+        if (primary && !nfs_addr_equal(&newm.addr, primary)) {
+                char pb[NFS_ADDR_STRLEN];
+                _cleanup_free_ char *ms = joined ? client_mounts_describe(joined, &clients) : NULL;
+                log_warning("the kernel uses server address %s for %s, not %s: %s%s",
+                            nfs_addr_to_string(&newm.addr, abuf), dir,
+                            nfs_addr_to_string(primary, pb),
+                            joined ? "NFSv4 trunking found the same server and merged the mount "
+                                     "into the existing client of " :
+                                     "the server was reached through another address",
+                            ms ? ms : "");
+        }
+
+        /* read-ahead: only a new superblock has a bdi of its own */
+        unsigned long kb = read_ahead_kb(&set.read_ahead, newm.rsize);
+        bool shared_sb = false;
+        for (size_t i = 0; i < nsbs; i++)
+                shared_sb |= sbs[i] == newm.dev;
+        if (!kb)
+                goto out;
+        if (shared_sb) {
+                log_info("read-ahead: %s shares the superblock (bdi %u:%u) of an earlier mount; "
+                         "its read-ahead is left alone", dir, major(newm.dev), minor(newm.dev));
+                goto out;
+        }
+        if (watch && (r = bdi_watch_wait(watch, newm.dev, UDEV_WAIT_MS)) < 0)
+                log_warning("udev did not report bdi %u:%u within %d ms (%s); writing read_ahead_kb "
+                            "now, a udev rule may still overwrite it", major(newm.dev),
+                            minor(newm.dev), UDEV_WAIT_MS, strerror(-r));
+        unsigned long old = 0, now = 0;
+        r = bdi_set_read_ahead(p->sysfs, newm.dev, kb, &old, &now);
+        if (r < 0)
+                log_warning("mounted, but cannot set read_ahead_kb of bdi %u:%u to %lu: %s; the "
+                            "mount keeps the kernel's value", major(newm.dev), minor(newm.dev), kb,
+                            strerror(-r));
+        else if (now != kb && now != (kb & ~3UL))
+                log_warning("read_ahead_kb of bdi %u:%u reads %lu after writing %lu", major(newm.dev),
+                            minor(newm.dev), now, kb);
+        else
+                log_info("read-ahead: bdi %u:%u read_ahead_kb %lu -> %lu", major(newm.dev),
+                         minor(newm.dev), old, now);
+        goto out;
+
+oom:
+        log_error("out of memory");
+        rc = EX_SYSERR;
+out:
+        bdi_watch_free(watch);
+        plan_argv_free(argv);
+        free(sbs);
+        nfs_mount_done(&newm);
+        clients_done(&clients);
+        merged_done(&merged);
+        optlist_done(&final);
+        optlist_done(&cmdopts);
+        nfs_spec_done(&spec);
+        config_done(&conf);
+        return rc;
+}
+
+int main(int argc, char **argv)
+{
+        struct cmdline cl;
+        struct paths p;
+        char err[CMDLINE_ERR_MAX];
+        int rc;
+
+        if (cmdline_parse(argc, argv, &cl, err) < 0) {
+                log_error("%s; see 'mount.nfs-tuned -h'", err);
+                return EX_USAGE;
+        }
+        report_set_verbose(cl.verbose);
+        paths_init(&p);
+
+        switch (cl.mode) {
+        case RUN_HELP:
+                usage(stdout);
+                rc = EX_OK;
+                break;
+        case RUN_VERSION:
+                printf("mount.nfs-tuned %s\n", VERSION);
+                rc = EX_OK;
+                break;
+        case RUN_UMOUNT:
+                rc = do_umount(argc, argv, &p);
+                break;
+        case RUN_CHECK_CONFIG:
+                rc = do_check_config(&p);
+                break;
+        case RUN_MOUNT:
+        default:
+                if (cl.ns && enter_namespace(cl.ns) < 0) {
+                        rc = EX_SYSERR;
+                        break;
+                }
+                rc = do_mount(&cl, &p);
+                break;
+        }
+        cmdline_done(&cl);
+        return rc;
+}
