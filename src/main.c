@@ -198,7 +198,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
 {
         struct config conf = { 0 };
         struct nfs_spec spec = { 0 };
-        struct optlist cmdopts = { 0 }, final = { 0 };
+        struct optlist cmdopts = { 0 }, requested = { 0 }, final = { 0 };
         struct merged merged = { 0 };
         struct clients clients = { 0 };
         struct nfs_mount newm = { 0 };
@@ -262,11 +262,12 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
                 goto out;
         }
 
-        if ((r = plan_options(&merged, NULL, &final)) < 0)
+        /* the request: options as they would reach mount.nfs before any policy */
+        if ((r = plan_options(&merged, NULL, &requested)) < 0)
                 goto oom;
         struct nfs_request req;
         const struct opt *badopt = NULL;
-        if (nfs_request_parse(&final, cl->v4_by_name, &req, &badopt) < 0) {
+        if (nfs_request_parse(&requested, cl->v4_by_name, &req, &badopt) < 0) {
                 const struct merged_opt *src = merged_find(&merged, badopt->name);
                 char where[512] = "the command line";
                 if (src && src->from)
@@ -277,7 +278,6 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
                 rc = EX_FAIL;
                 goto out;
         }
-        optlist_done(&final);
 
         for (int i = 0; i < naddrs && !primary; i++)
                 if (req.family == AF_UNSPEC || addrs[i].family == req.family)
@@ -348,7 +348,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
         kmsg = verdict_krb5_message(&v, &clients, &req);
         if (ncmsg) {
                 if (v.nconnect == ACTION_FOLLOW_QUIET)
-                        log_info("%s (the nconnect came from the configuration)", ncmsg);
+                        log_info("%s", ncmsg);
                 else
                         log_error("%s", ncmsg);
         }
@@ -485,6 +485,7 @@ out:
         clients_done(&clients);
         merged_done(&merged);
         optlist_done(&final);
+        optlist_done(&requested);
         optlist_done(&cmdopts);
         nfs_spec_done(&spec);
         config_done(&conf);

@@ -1,4 +1,5 @@
 #!/bin/bash
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 # Second stage of the lab guest (run by /init from the 9p share /lab as root):
 # sets up the NFS server and client network namespaces, then runs the scenarios
 # (or the demo) and leaves the results in /lab/results.

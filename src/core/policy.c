@@ -139,9 +139,12 @@ char *verdict_nconnect_message(const struct verdict *v, const struct clients *c,
                        "nconnect_policy to warn or follow";
                 break;
         case ACTION_FOLLOW:
+                lead = "following the existing client: ";
+                todo = "nconnect dropped from the options (nconnect_policy = follow)";
+                break;
         case ACTION_FOLLOW_QUIET:
                 lead = "following the existing client: ";
-                todo = "nconnect dropped from the options (nconnect_policy follow)";
+                todo = "the configured default nconnect is dropped from the options";
                 break;
         default:
                 lead = "warning: ";
