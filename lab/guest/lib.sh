@@ -1,0 +1,177 @@
+# Shared code of the lab guest (bash, sourced): setup of the server and client
+# namespaces, per-check cleanup, and the assertions the scenarios in tests/lab use.
+#
+# Network (all inside the guest, no network device):
+#   root netns (the client)  c0 10.99.0.2/24  <-veth->  s0 10.99.0.1/24 + 10.99.0.11/24  netns "srv"
+#   netns "other" (client)   o0 10.98.0.2/24  <-veth->  s1 10.98.0.1/24                netns "srv"
+# The server (rpcbind, rpc.mountd, nfsd on 2049 and 2050) runs in netns srv with a
+# private mount namespace; exports /export/a../export/h are separate tmpfs (fsid=1..8).
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+H=/usr/local/sbin/mount.nfs-tuned
+SRV=10.99.0.1
+SRV2=10.99.0.11
+SRVPORT2=2050
+MNT=/mnt/lab
+CONF=/etc/nfs-tuned.conf
+LAB_LINES=${LAB_LINES:-/tmp/lab-lines}
+LAB_DETAILS=${LAB_DETAILS:-/tmp/lab-details}
+EXPORTS="a b c d e f g h"
+
+# ---------------------------------------------------------------------------------------
+lab_setup() {
+	set -x
+	local m
+	for m in nfs nfsv3 nfsv4 nfsd veth; do modprobe "$m" || return 1; done
+	mkdir -p "$MNT" /tmp/lab
+	echo 0 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
+	ip link set lo up
+	ip netns add srv || return 1
+	ip netns add other || return 1
+	ip link add c0 type veth peer name s0 netns srv || return 1
+	ip addr add 10.99.0.2/24 dev c0
+	ip link set c0 up
+	ip -n srv link set lo up
+	ip -n srv addr add $SRV/24 dev s0
+	ip -n srv addr add $SRV2/24 dev s0
+	ip -n srv link set s0 up
+	ip -n other link add o0 type veth peer name s1 netns srv || return 1
+	ip -n other link set lo up
+	ip -n other addr add 10.98.0.2/24 dev o0
+	ip -n other link set o0 up
+	ip -n srv addr add 10.98.0.1/24 dev s1
+	ip -n srv link set s1 up
+	ip -n other route add 10.99.0.0/24 via 10.98.0.1
+	cp /etc/hosts /etc/hosts.lab-base
+	local i=1 e
+	: >/etc/exports
+	for e in $EXPORTS; do
+		echo "/export/$e *(rw,no_root_squash,insecure,no_subtree_check,fsid=$i)" >>/etc/exports
+		i=$((i + 1))
+	done
+	ip netns exec srv unshare -m --propagation private bash /lab/guest/server.sh || return 1
+	# the client side (root netns): rpcbind and statd for NFSv3 locking
+	mkdir -p /run/rpcbind /var/lib/nfs/sm /var/lib/nfs/sm.bak
+	rpcbind -w || return 1
+	rpc.statd --no-notify || return 1
+	rpcinfo -p $SRV || return 1
+	rpcinfo -p $SRV2 >/dev/null || return 1
+	ip netns exec other rpcinfo -T tcp $SRV nfs 4 || return 1
+	set +x
+}
+
+# run a command in the server's network and mount namespaces
+srv() { nsenter -t "$(cat /tmp/lab/srv.pid)" -n -m "$@"; }
+
+# ---------------------------------------------------------------------------------------
+nfs_mountpoints() { awk '$0 ~ / - nfs4? / { print $5 }' /proc/self/mountinfo; }
+nfs_servers() { tail -n +2 /proc/fs/nfsfs/servers 2>/dev/null | grep -c .; }
+nfs_volumes() { tail -n +2 /proc/fs/nfsfs/volumes 2>/dev/null | grep -c .; }
+
+lab_cleanup() {
+	local d i
+	for i in 1 2 3; do
+		for d in $(nfs_mountpoints | tac); do umount -f "$d" 2>/dev/null || umount -l "$d" 2>/dev/null; done
+		[ -z "$(nfs_mountpoints)" ] && break
+	done
+	rm -rf "$CONF" "$CONF.d" /etc/fstab.lab
+	cp /etc/hosts.lab-base /etc/hosts
+	: >/etc/fstab
+	rm -rf /run/nfs-tuned
+	for i in $(seq 1 50); do
+		[ "$(nfs_servers)" = 0 ] && return 0
+		sleep 0.2
+	done
+	echo "cleanup: NFS clients still present:"; cat /proc/fs/nfsfs/servers
+	return 1
+}
+
+# ---------------------------------------------------------------------------------------
+# checks:  t NAME FUNCTION [ARGS...]
+# The function returns 0 (ok), 1 with $REASON set by fail (FAIL) or 77 after skip (skip).
+# Everything mounted is cleaned up after each check.
+log() { echo "$*" >>"$LAB_DETAILS"; }
+fail() { REASON="$*"; log "  FAILED: $*"; return 1; }
+skip() { REASON="$*"; return 77; }
+report() { echo "$*" | tee -a "$LAB_LINES"; }
+
+t() {
+	local name="${LAB_SCENARIO:-lab}/$1" rc
+	shift
+	REASON=
+	log "--- $name"
+	"$@"
+	rc=$?
+	case $rc in
+	0) report "ok $name" ;;
+	77) report "skip $name: $REASON" ;;
+	*) report "FAIL $name: ${REASON:-status $rc}"
+	   sed -n "/^--- ${name//\//\\/}\$/,\$p" "$LAB_DETAILS" | tail -n 25 | sed 's/^/    /' ;;
+	esac
+	lab_cleanup >>"$LAB_DETAILS" 2>&1 || report "FAIL $name: cleanup left NFS clients behind"
+	return 0
+}
+
+need_helper() { [ -x "$H" ] || skip "mount.nfs-tuned not built (build/src/mount.nfs-tuned)"; }
+
+# conf LINE...: write /etc/nfs-tuned.conf (root-owned, 0644)
+conf() {
+	printf '%s\n' "$@" >"$CONF"
+	chmod 644 "$CONF"
+	log "  config: $(tr '\n' ';' <"$CONF")"
+}
+
+# hrun ARGS...: run the helper; sets RC and OUT (stdout+stderr)
+hrun() {
+	OUT=$(timeout -k 5 90 "$H" "$@" 2>&1)
+	RC=$?
+	log "  \$ mount.nfs-tuned $* -> $RC"
+	[ -n "$OUT" ] && log "$(echo "$OUT" | sed 's/^/    | /')"
+	return 0
+}
+# xrun CMD...: any other command, same capture
+xrun() {
+	OUT=$(timeout -k 5 90 "$@" 2>&1)
+	RC=$?
+	log "  \$ $* -> $RC"
+	[ -n "$OUT" ] && log "$(echo "$OUT" | sed 's/^/    | /')"
+	return 0
+}
+short() { echo "$OUT" | tr '\n' ' ' | cut -c1-240; }
+rc_is() { [ "$RC" = "$1" ] || fail "exit status $RC, expected $1${2:+ ($2)}; output: $(short)"; }
+out_has() { echo "$OUT" | grep -Eq -- "$1" || fail "output lacks /$1/${2:+ ($2)}; output: $(short)"; }
+out_lacks() { ! echo "$OUT" | grep -Eq -- "$1" || fail "output has /$1/${2:+ ($2)}: $(short)"; }
+out_quiet() { [ -z "$OUT" ] || fail "expected no output${1:+ ($1)}, got: $(short)"; }
+
+# mountinfo of the last mount on DIR; superblock options; one option's value
+mi() { awk -v d="$1" '$5 == d' /proc/self/mountinfo | tail -n1; }
+mi_super() { mi "$1" | sed 's/.* - [^ ]* [^ ]* //'; }
+mi_opt() { mi_super "$1" | tr ',' '\n' | sed -n "s/^$2=//p" | tail -n1; }
+mi_dev() { mi "$1" | awk '{ print $3 }'; }
+# number of xprt: lines (transports) of the mount on DIR in mountstats
+xprts() {
+	awk -v d="$1" '$1 == "device" { on = ($5 == d) } on && $1 == "xprt:" { n++ } END { print n + 0 }' \
+		/proc/self/mountstats
+}
+is_mounted() { [ -n "$(mi "$1")" ]; }
+mounted() { is_mounted "$1" || fail "$1 is not mounted${2:+ ($2)}"; }
+not_mounted() { ! is_mounted "$1" || fail "$1 is mounted but must not be${2:+ ($2)}: $(mi_super "$1")"; }
+# nconn_is DIR N: mountinfo nconnect= of DIR is N ("" = absent)
+nconn_is() {
+	local v
+	v=$(mi_opt "$1" nconnect)
+	[ "$v" = "$2" ] || fail "$1: mountinfo nconnect='${v}', expected '${2}'${3:+ ($3)}"
+}
+xprt_is() {
+	local n
+	n=$(xprts "$1")
+	[ "$n" = "$2" ] || fail "$1: $n xprt lines in mountstats, expected $2${3:+ ($3)}"
+}
+servers_is() {
+	local n
+	n=$(nfs_servers)
+	[ "$n" = "$1" ] || fail "/proc/fs/nfsfs/servers lists $n clients, expected $1${2:+ ($2)}: $(tail -n +2 /proc/fs/nfsfs/servers | tr '\n' ';')"
+}
+mp() { mkdir -p "$MNT/$1"; echo "$MNT/$1"; }
+# read_ahead_kb of the bdi of the mount on DIR
+ra_of() { cat "/sys/class/bdi/$(mi_dev "$1")/read_ahead_kb" 2>/dev/null; }
