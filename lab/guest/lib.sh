@@ -24,6 +24,9 @@ lab_setup() {
 	local m
 	for m in nfs nfsv3 nfsv4 nfsd veth; do modprobe "$m" || return 1; done
 	mkdir -p "$MNT" /tmp/lab
+	if [ -f /lab/mount.nfs-tuned ]; then
+		install -m 0755 -o root -g root /lab/mount.nfs-tuned "$H" || return 1
+	fi
 	echo 0 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
 	ip link set lo up
 	ip netns add srv || return 1
