@@ -523,6 +523,12 @@ int main(int argc, char **argv)
                 break;
         case RUN_MOUNT:
         default:
+                if (cl.ns && paths_privileged_exec()) {
+                        /* a setuid helper must not enter namespaces for its caller */
+                        log_error("-N is only for root: mount(8) passes it for root's mounts");
+                        rc = EX_USAGE;
+                        break;
+                }
                 if (cl.ns && enter_namespace(cl.ns) < 0) {
                         rc = EX_SYSERR;
                         break;

@@ -16,7 +16,7 @@ int report_verbose(void)
         return verbose;
 }
 
-static void out(const char *lead, const char *fmt, va_list ap)
+_printf_(2, 0) static void out(const char *lead, const char *fmt, va_list ap)
 {
         fprintf(stderr, "mount.nfs-tuned: %s", lead);
         vfprintf(stderr, fmt, ap);

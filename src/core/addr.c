@@ -15,7 +15,7 @@ int nfs_addr_parse(const char *s, struct nfs_addr *ret)
 {
         struct nfs_addr a = { 0 };
         char buf[INET6_ADDRSTRLEN + 1];
-        size_t len = strcspn(s, "%"); /* fe80::1%eth0 */
+        size_t len = s ? strcspn(s, "%") : 0; /* fe80::1%eth0 */
 
         if (len == 0 || len >= sizeof(buf))
                 return -EINVAL;
@@ -45,7 +45,7 @@ static int hexval(char c)
 int nfs_addr_parse_hex(const char *s, struct nfs_addr *ret)
 {
         struct nfs_addr a = { 0 };
-        size_t len = strlen(s);
+        size_t len = s ? strlen(s) : 0;
 
         if (len == 8)
                 a.family = AF_INET;
@@ -75,10 +75,10 @@ int nfs_addr_in_cidr(const struct nfs_addr *a, const char *cidr)
         char buf[INET6_ADDRSTRLEN + 8];
         struct nfs_addr net;
         unsigned long bits;
-        const char *slash = strchr(cidr, '/');
-        size_t len = slash ? (size_t)(slash - cidr) : strlen(cidr);
+        const char *slash = cidr ? strchr(cidr, '/') : NULL;
+        size_t len = slash ? (size_t)(slash - cidr) : cidr ? strlen(cidr) : 0;
 
-        if (len >= sizeof(buf))
+        if (!cidr || len >= sizeof(buf))
                 return -EINVAL;
         memcpy(buf, cidr, len);
         buf[len] = '\0';

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Mount options as mountinfo shows them, /proc/fs/nfsfs text, and the client grouping. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "clients.h"
+#include "fuzz.h"
+#include "policy.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+        struct clients c = { 0 };
+        struct nfs_mount m;
+        char *text = fuzz_string(data, size);
+        dev_t *devs = NULL;
+        size_t ndevs = 0;
+
+        if (!text)
+                return 0;
+        /* each line is a super options string of an nfs mount */
+        for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+                if (nfs_mount_from_entry("nfs", line, "/mnt/x", "s:/x", makedev(0, 50), &m) == 0 &&
+                    clients_add_mount(&c, &m) < 0)
+                        nfs_mount_done(&m);
+        (void)clients_group(&c);
+        free(text);
+        text = fuzz_string(data, size);
+        (void)clients_add_nfsfs_servers(&c, text);
+        if (nfsfs_volumes_parse(text, &devs, &ndevs) == 0)
+                free(devs);
+        for (size_t i = 0; i < c.n; i++) {
+                struct nfs_request req = { .vers = c.v[i].key.vers, .transport = "tcp",
+                                           .port = 2049, .xprtsec = "none", .nconnect = 8,
+                                           .sec = "krb5" };
+                struct client_match cm;
+                clients_match(&c, &req, &c.v[i].key.addr, &cm);
+                struct policy_input pin = { &req, false, &cm, POLICY_WARN, POLICY_REFUSE };
+                struct verdict v = policy_decide(&pin);
+                free(verdict_nconnect_message(&v, &c, &req));
+                free(verdict_krb5_message(&v, &c, &req));
+        }
+        clients_done(&c);
+        free(text);
+        return 0;
+}
