@@ -74,7 +74,7 @@ nfs_volumes() { tail -n +2 /proc/fs/nfsfs/volumes 2>/dev/null | grep -c .; }
 lab_cleanup() {
 	local d i
 	for i in 1 2 3; do
-		for d in $(nfs_mountpoints | tac); do umount -f "$d" 2>/dev/null || umount -l "$d" 2>/dev/null; done
+		for d in $(nfs_mountpoints | tac); do umount -i -f "$d" 2>/dev/null || umount -i -l "$d" 2>/dev/null; done
 		[ -z "$(nfs_mountpoints)" ] && break
 	done
 	rm -rf "$CONF" "$CONF.d" /etc/fstab.lab

@@ -1,0 +1,154 @@
+# Scenario: read-ahead of a new NFS superblock's bdi (DESIGN.md "After mount.nfs succeeds"):
+# absolute and rsize-relative values, sections, `keep`, a shared superblock left alone,
+# and the final value with nfs-utils' nfsrahead udev rule racing the helper.
+
+ra_abs() { # VERS
+	local a
+	need_helper || return
+	a=$(mp a)
+	conf "[global]" "read_ahead_kb = 15360"
+	hrun $SRV:/export/a "$a" -o "vers=$1"
+	rc_is 0 || return
+	out_quiet || return
+	[ "$(ra_of "$a")" = 15360 ] || fail "read_ahead_kb of $(mi_dev "$a") is $(ra_of "$a"), expected 15360" || return
+}
+t absolute-15360-v3 ra_abs 3
+t absolute-15360-v4.1 ra_abs 4.1
+
+ra_rel() { # VERS RSIZE-option
+	local a rsize want
+	need_helper || return
+	a=$(mp a)
+	conf "[global]" "read_ahead_kb = 15x"
+	hrun $SRV:/export/a "$a" -o "vers=$1${2:+,$2}"
+	rc_is 0 || return
+	rsize=$(mi_opt "$a" rsize)
+	[ -n "$rsize" ] || fail "no rsize in mountinfo" || return
+	want=$((15 * rsize / 1024))
+	[ "$(ra_of "$a")" = "$want" ] || fail "read_ahead_kb is $(ra_of "$a"), expected 15 x rsize ($rsize) = $want" || return
+}
+t relative-15x-v4.1 ra_rel 4.1 ""
+t relative-15x-rsize65536-v3 ra_rel 3 rsize=65536
+
+# [mountpoint] beats [server] beats [global]; `keep` leaves the kernel's 128
+ra_sections() {
+	local a b c
+	need_helper || return
+	a=$(mp a) b=$(mp b) c=$(mp c)
+	conf "[global]" "read_ahead_kb = 1024" \
+		"[server \"$SRV\"]" "read_ahead_kb = 2048" \
+		"[mountpoint \"$b\"]" "read_ahead_kb = 4096" \
+		"[mountpoint \"$MNT/c*\"]" "read_ahead_kb = keep"
+	hrun $SRV:/export/a "$a" -o vers=3
+	rc_is 0 || return
+	hrun $SRV:/export/b "$b" -o vers=3
+	rc_is 0 || return
+	hrun $SRV:/export/c "$c" -o vers=3
+	rc_is 0 || return
+	[ "$(ra_of "$a")" = 2048 ] || fail "$a: read_ahead_kb $(ra_of "$a"), expected 2048 ([server])" || return
+	[ "$(ra_of "$b")" = 4096 ] || fail "$b: read_ahead_kb $(ra_of "$b"), expected 4096 ([mountpoint])" || return
+	[ "$(ra_of "$c")" = 128 ] || fail "$c: read_ahead_kb $(ra_of "$c"), expected 128 (keep)" || return
+}
+t sections-and-keep ra_sections
+
+# a mount that shares an existing superblock shares its bdi: the helper leaves it alone
+ra_shared() { # VERS
+	local a a2 dev
+	need_helper || return
+	a=$(mp a) a2=$(mp a2)
+	conf "[global]" "read_ahead_kb = 15360"
+	hrun $SRV:/export/a "$a" -o "vers=$1"
+	rc_is 0 || return
+	dev=$(mi_dev "$a")
+	echo 777 >"/sys/class/bdi/$dev/read_ahead_kb" || fail "cannot write the bdi" || return
+	hrun $SRV:/export/a "$a2" -o "vers=$1"
+	rc_is 0 || return
+	[ "$(mi_dev "$a2")" = "$dev" ] || skip "the kernel gave the second mount its own superblock" || return
+	[ "$(ra_of "$a2")" = 777 ] || fail "shared superblock $dev: read_ahead_kb $(ra_of "$a2"), expected 777 (left alone)" || return
+}
+t shared-superblock-left-alone-v3 ra_shared 3
+t shared-superblock-left-alone-v4.1 ra_shared 4.1
+
+# a bad read_ahead_kb value in the config: the line is reported and skipped, the mount
+# goes ahead with the kernel's value
+ra_invalid() {
+	local a
+	need_helper || return
+	a=$(mp a)
+	conf "[global]" "read_ahead_kb = banana"
+	hrun $SRV:/export/a "$a" -o vers=3
+	rc_is 0 "a bad config line is skipped" || return
+	out_has 'warning:' "the bad line is reported" || return
+	mounted "$a" || return
+	[ "$(ra_of "$a")" = 128 ] || fail "read_ahead_kb $(ra_of "$a"), expected the kernel's 128" || return
+}
+t bad-value-warned ra_invalid
+
+# --- udev: nfs-utils' nfsrahead rule writes its own value when the bdi appears ---------
+UDEVD_PID=
+udev_start() {
+	local i d
+	[ -e /run/udev/control ] && return 0
+	for d in /lib/systemd/systemd-udevd /usr/lib/systemd/systemd-udevd; do [ -x $d ] && break; done
+	[ -x "$d" ] || return 1
+	$d --daemon >>"$LAB_DETAILS" 2>&1 || return 1
+	for i in $(seq 1 50); do [ -e /run/udev/control ] && break; sleep 0.1; done
+	udevadm settle -t 10
+	[ -e /run/udev/control ]
+}
+udev_stop() {
+	udevadm control --exit 2>/dev/null
+	rm -f /run/udev/control
+	return 0
+}
+RULE=/usr/lib/udev/rules.d/99-nfs.rules
+RULE_NOTE="Debian's nfs-common rule $RULE with /usr/libexec/nfsrahead"
+if [ ! -f $RULE ] || ! grep -q nfsrahead $RULE || [ ! -x /usr/libexec/nfsrahead ]; then
+	# not shipped: an equivalent rule that writes 128 when a bdi appears
+	RULE=/etc/udev/rules.d/99-nfs-lab.rules
+	mkdir -p /etc/udev/rules.d
+	echo 'SUBSYSTEM=="bdi", ACTION=="add", ATTR{read_ahead_kb}="128"' >$RULE
+	RULE_NOTE="an equivalent rule $RULE (nfsrahead not shipped)"
+fi
+echo "  readahead: udev race uses $RULE_NOTE"
+
+# without the helper: the rule is live (nfsrahead's value for NFS is set in nfs.conf)
+udev_rule_live() {
+	local a dev i
+	a=$(mp a)
+	printf '[nfsrahead]\nnfs=640\nnfs4=640\ndefault=640\n' >/etc/nfs.conf.d/lab-rahead.conf 2>/dev/null ||
+		{ mkdir -p /etc/nfs.conf.d && printf '[nfsrahead]\nnfs=640\nnfs4=640\ndefault=640\n' >/etc/nfs.conf.d/lab-rahead.conf; }
+	udev_start || skip "systemd-udevd cannot run here" || return
+	xrun mount.nfs $SRV:/export/a "$a" -o vers=3
+	rc_is 0 || return
+	udevadm settle -t 10
+	dev=$(mi_dev "$a")
+	case $RULE in
+	*99-nfs-lab.rules) want=128 ;;
+	*) want=640 ;;
+	esac
+	[ "$(ra_of "$a")" = "$want" ] || fail "with udev and plain mount.nfs, read_ahead_kb of $dev is $(ra_of "$a"), expected the rule's $want" || return
+}
+
+udev_helper() { # VERS
+	local a dev
+	need_helper || return
+	a=$(mp a)
+	mkdir -p /etc/nfs.conf.d
+	printf '[nfsrahead]\nnfs=640\nnfs4=640\ndefault=640\n' >/etc/nfs.conf.d/lab-rahead.conf
+	udev_start || skip "systemd-udevd cannot run here" || return
+	conf "[global]" "read_ahead_kb = 15360"
+	hrun $SRV:/export/a "$a" -o "vers=$1"
+	rc_is 0 || return
+	out_lacks 'warning:' || return
+	udevadm settle -t 10
+	sleep 1
+	dev=$(mi_dev "$a")
+	[ "$(ra_of "$a")" = 15360 ] || fail "with the udev rule active the final read_ahead_kb of $dev is $(ra_of "$a"), expected 15360" || return
+}
+t udev-rule-live udev_rule_live
+t udev-race-v3 udev_helper 3
+t udev-race-v4.1 udev_helper 4.1
+t udev-race-v3-again udev_helper 3
+udev_stop
+rm -f /etc/nfs.conf.d/lab-rahead.conf /etc/udev/rules.d/99-nfs-lab.rules
