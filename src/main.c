@@ -407,8 +407,13 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
         /* verification: what the kernel really did; warnings only, the mount stays */
         r = find_mount(p, dir, &newm);
         if (r < 0) {
-                log_warning("mounted, but no NFS mount on %s shows in %s: not verified", dir,
-                            p->mountinfo);
+                const struct opt *bg = optlist_find(&final, "bg");
+                if (bg && !optlist_find(&final, "fg"))
+                        /* mount.nfs went on retrying in the background */
+                        log_info("bg: the mount is not there yet; not verified, read-ahead not set");
+                else
+                        log_warning("mounted, but no NFS mount on %s shows in %s: not verified",
+                                    dir, p->mountinfo);
                 goto out;
         }
         unsigned expect = v.effective ? v.effective : v.requested;
