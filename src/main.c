@@ -95,51 +95,40 @@ static const char *global_mount_nfs(const struct config *c, const char *def)
         return v;
 }
 
-static int check_not_self(const char *mount_nfs, const char *config)
+static int check_program(const struct program *prog, const char *config)
 {
-        bool self;
-        int r = run_is_self(mount_nfs, &self);
+        int r = program_check(prog);
 
-        if (r < 0) {
-                log_error("cannot run the real mount.nfs %s: %s; install nfs-common (nfs-utils) "
-                          "or set mount_nfs in [global] of %s", mount_nfs, strerror(-r), config);
-                return EX_SYSERR;
-        }
-        if (self) {
+        if (r == -ELOOP) {
                 log_error("refusing to run %s: it is this helper itself (installed in place of "
                           "mount.nfs without the real one moved aside?); set mount_nfs in [global] "
-                          "of %s to the real binary, e.g. /sbin/mount.nfs.distrib", mount_nfs, config);
+                          "of %s to the real binary, e.g. /sbin/mount.nfs.distrib", prog->path, config);
+                return EX_SYSERR;
+        }
+        if (r < 0) {
+                log_error("cannot run the real mount.nfs %s: %s; install nfs-common (nfs-utils) "
+                          "or set mount_nfs in [global] of %s", prog->path, strerror(-r), config);
                 return EX_SYSERR;
         }
         return EX_OK;
 }
 
-static int do_umount(int argc, char **argv, const struct paths *p)
+static int do_umount(char **argv, const struct paths *p, const struct program *prog)
 {
-        struct config conf = { 0 };
-        (void)argc;
-
-        if (load_config(p->config, geteuid() == 0, &conf) < 0) {
-                config_done(&conf);
-                log_error("out of memory");
-                return EX_SYSERR;
-        }
-        const char *mount_nfs = global_mount_nfs(&conf, p->mount_nfs);
-        int r = check_not_self(mount_nfs, p->config);
-        if (r == EX_OK) {
-                /* unchanged, argv[0] included: mount.nfs acts on its name */
-                execv(mount_nfs, argv);
-                log_error("cannot run %s: %s", mount_nfs, strerror(errno));
-                r = EX_SYSERR;
-        }
-        config_done(&conf);
-        return r;
+        int r = check_program(prog, p->config);
+        if (r != EX_OK)
+                return r;
+        /* unchanged, argv[0] included: mount.nfs acts on its name */
+        r = program_exec(prog, argv);
+        log_error("cannot run %s: %s", prog->path, strerror(-r));
+        return EX_SYSERR;
 }
 
 static int do_check_config(const struct paths *p)
 {
         struct config conf = { 0 };
-        int r = load_config(p->config, geteuid() == 0, &conf);
+        /* owner checks always: report what a root mount would refuse */
+        int r = load_config(p->config, true, &conf);
 
         for (size_t i = 0; i < conf.nerrors; i++)
                 fprintf(stderr, "%s\n", conf.errors[i]);
@@ -194,9 +183,9 @@ static void print_plan_clients(const struct clients *c, const struct nfs_addr *a
                 log_info("client: none to this address: the mount creates a new client");
 }
 
-static int do_mount(const struct cmdline *cl, const struct paths *p)
+static int do_mount(const struct cmdline *cl, const struct paths *p, const struct config *conf,
+                    const struct program *prog)
 {
-        struct config conf = { 0 };
         struct nfs_spec spec = { 0 };
         struct optlist cmdopts = { 0 }, requested = { 0 }, final = { 0 };
         struct merged merged = { 0 };
@@ -212,10 +201,6 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
         size_t nsbs = 0;
         char abuf[NFS_ADDR_STRLEN], vbuf[32];
         int naddrs, rc = EX_SYSERR, r;
-
-        if (load_config(p->config, geteuid() == 0, &conf) < 0)
-                goto oom;
-        report_config_errors(&conf);
 
         if (nfs_spec_parse(cl->spec, &spec) < 0) {
                 log_error("'%s' is not a remote file system: write host:/path or "
@@ -250,7 +235,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
         }
 
         struct match_input in = { spec.host, addrs, (size_t)naddrs, dir };
-        if (config_merge(&conf, &cmdopts, &in, cl->v4_by_name, &merged) < 0)
+        if (config_merge(conf, &cmdopts, &in, cl->v4_by_name, &merged) < 0)
                 goto oom;
 
         struct settings set;
@@ -283,8 +268,9 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
                 if (req.family == AF_UNSPEC || addrs[i].family == req.family)
                         primary = &addrs[i];
 
-        if (!cl->fake) {
-                r = lock_server(p->rundir, primary ? nfs_addr_to_string(primary, abuf) : spec.host);
+        /* an unresolved name has nothing to serialise on: mount.nfs will fail or retry */
+        if (!cl->fake && primary) {
+                r = lock_server(p->rundir, nfs_addr_to_string(primary, abuf));
                 if (r < 0)
                         log_warning("cannot lock %s: %s; going on without serialising", p->rundir,
                                     strerror(-r));
@@ -321,9 +307,10 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
                         strcat(all, i ? ", " : "");
                         strcat(all, nfs_addr_to_string(&addrs[i], b));
                 }
-                log_info("endpoint: %s -> %s (mount.nfs uses %s), port %u, NFSv%s over %s%s",
+                log_info("endpoint: %s -> %s (mount.nfs uses %s), port %u, NFS%s%s over %s%s",
                          cl->spec, naddrs ? all : "unresolved",
                          primary ? nfs_addr_to_string(primary, abuf) : "none", req.port,
+                         req.vers.major ? "v" : " version ",
                          nfs_version_to_string(req.vers, vbuf, sizeof(vbuf)), req.transport,
                          streq(req.xprtsec, "none") ? "" : ", xprtsec");
                 for (size_t i = 0; i < merged.napplied; i++) {
@@ -373,13 +360,13 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
             plan_argv(cl, opts, &argv) < 0)
                 goto oom;
         if (report_verbose()) {
-                size_t len = strlen(set.mount_nfs) + 1;
+                size_t len = strlen(prog->path) + 1;
                 for (char **a = argv + 1; *a; a++)
                         len += strlen(*a) + 3;
                 _cleanup_free_ char *line = malloc(len);
                 if (!line)
                         goto oom;
-                char *q = stpcpy(line, set.mount_nfs);
+                char *q = stpcpy(line, prog->path);
                 for (char **a = argv + 1; *a; a++)
                         q += sprintf(q, " %s", *a);
                 log_info("exec: %s (as %s)", line, argv[0]);
@@ -396,11 +383,11 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
                 goto out;
         }
 
-        if ((rc = check_not_self(set.mount_nfs, p->config)) != EX_OK)
+        if ((rc = check_program(prog, p->config)) != EX_OK)
                 goto out;
         if (set.read_ahead.kind != READ_AHEAD_KEEP)
                 watch = bdi_watch_start(p->udev_control);
-        rc = run_mount_nfs(set.mount_nfs, argv);
+        rc = program_run(prog, argv);
         if (rc != EX_OK)
                 goto out;
 
@@ -449,6 +436,12 @@ static int do_mount(const struct cmdline *cl, const struct paths *p)
                             ms ? ms : "");
         }
 
+        /* the client is settled: other helpers for this server may go on */
+        if (lockfd >= 0) {
+                close(lockfd);
+                lockfd = -1;
+        }
+
         /* read-ahead: only a new superblock has a bdi of its own */
         unsigned long kb = read_ahead_kb(&set.read_ahead, newm.rsize);
         bool shared_sb = false;
@@ -493,13 +486,14 @@ out:
         optlist_done(&requested);
         optlist_done(&cmdopts);
         nfs_spec_done(&spec);
-        config_done(&conf);
         return rc;
 }
 
 int main(int argc, char **argv)
 {
         struct cmdline cl;
+        struct config conf = { 0 };
+        struct program prog = { .fd = -1 };
         struct paths p;
         char err[CMDLINE_ERR_MAX];
         int rc;
@@ -520,12 +514,10 @@ int main(int argc, char **argv)
                 printf("mount.nfs-tuned %s\n", VERSION);
                 rc = EX_OK;
                 break;
-        case RUN_UMOUNT:
-                rc = do_umount(argc, argv, &p);
-                break;
         case RUN_CHECK_CONFIG:
                 rc = do_check_config(&p);
                 break;
+        case RUN_UMOUNT:
         case RUN_MOUNT:
         default:
                 if (cl.ns && paths_privileged_exec()) {
@@ -534,13 +526,28 @@ int main(int argc, char **argv)
                         rc = EX_USAGE;
                         break;
                 }
+                /* the configuration and the program to run come from the caller's file
+                 * system, read before -N switches to the target mount namespace */
+                if (load_config(p.config, geteuid() == 0, &conf) < 0) {
+                        log_error("out of memory");
+                        rc = EX_SYSERR;
+                        break;
+                }
+                program_open(&prog, global_mount_nfs(&conf, p.mount_nfs));
+                if (cl.mode == RUN_UMOUNT) {
+                        rc = do_umount(argv, &p, &prog);
+                        break;
+                }
+                report_config_errors(&conf);
                 if (cl.ns && enter_namespace(cl.ns) < 0) {
                         rc = EX_SYSERR;
                         break;
                 }
-                rc = do_mount(&cl, &p);
+                rc = do_mount(&cl, &p, &conf, &prog);
                 break;
         }
+        program_close(&prog);
+        config_done(&conf);
         cmdline_done(&cl);
         return rc;
 }

@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,19 +13,46 @@
 #include "exitcodes.h"
 #include "report.h"
 
-int run_is_self(const char *path, bool *ret)
+extern char **environ;
+
+void program_open(struct program *p, const char *path)
+{
+        /* no O_CLOEXEC: a script run through fexecve() needs its /dev/fd entry */
+        *p = (struct program){ .path = path, .fd = open(path, O_PATH) };
+        p->error = p->fd < 0 ? errno : 0;
+}
+
+void program_close(struct program *p)
+{
+        if (p->fd >= 0)
+                close(p->fd);
+        p->fd = -1;
+}
+
+int program_check(const struct program *p)
 {
         struct stat a, b;
 
-        if (stat(path, &a) < 0)
+        if (p->fd < 0)
+                return -p->error;
+        if (fstat(p->fd, &a) < 0)
                 return -errno;
+        if (!S_ISREG(a.st_mode))
+                return -EACCES;
         if (stat("/proc/self/exe", &b) < 0)
                 return -errno;
-        *ret = a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+        if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+                return -ELOOP;
         return 0;
 }
 
-int run_mount_nfs(const char *path, char *const argv[])
+int program_exec(const struct program *p, char *const argv[])
+{
+        fexecve(p->fd, argv, environ);
+        return -errno;
+}
+
+int program_run(const struct program *p, char *const argv[])
 {
         pid_t pid;
         int status;
@@ -32,22 +60,22 @@ int run_mount_nfs(const char *path, char *const argv[])
         fflush(NULL);
         pid = fork();
         if (pid < 0) {
-                log_error("cannot start %s: %s", path, strerror(errno));
+                log_error("cannot start %s: %s", p->path, strerror(errno));
                 return EX_SYSERR;
         }
         if (pid == 0) {
-                execv(path, argv);
-                fprintf(stderr, "mount.nfs-tuned: cannot run %s: %s\n", path, strerror(errno));
+                fexecve(p->fd, argv, environ);
+                fprintf(stderr, "mount.nfs-tuned: cannot run %s: %s\n", p->path, strerror(errno));
                 _exit(EX_SYSERR);
         }
         while (waitpid(pid, &status, 0) < 0)
                 if (errno != EINTR) {
-                        log_error("waiting for %s: %s", path, strerror(errno));
+                        log_error("waiting for %s: %s", p->path, strerror(errno));
                         return EX_SYSERR;
                 }
         if (WIFEXITED(status))
                 return WEXITSTATUS(status);
-        log_error("%s was killed by signal %d (%s)", path, WTERMSIG(status),
+        log_error("%s was killed by signal %d (%s)", p->path, WTERMSIG(status),
                   strsignal(WTERMSIG(status)));
         return WTERMSIG(status) == SIGINT ? EX_USER : EX_SYSERR;
 }

@@ -3,7 +3,21 @@
 
 #include <stdbool.h>
 
-/* The real mount.nfs would be this very program (a dpkg-divert loop). */
-int run_is_self(const char *path, bool *ret);
-/* fork + execv + wait: the child's exit status, or a mount(8) code for a failure. */
-int run_mount_nfs(const char *path, char *const argv[]);
+/*
+ * The real mount.nfs, opened (O_PATH) before -N switches namespaces, so the program run is
+ * the one of the caller's file system, never one a container's namespace supplies.
+ */
+struct program {
+        const char *path;
+        int fd;         /* -1 when it could not be opened */
+        int error;      /* errno of the open */
+};
+
+void program_open(struct program *p, const char *path);
+void program_close(struct program *p);
+/* 0 when it can be run; -errno, or -ELOOP when it is this very helper (a divert loop). */
+int program_check(const struct program *p);
+/* fork + exec + wait: the child's exit status, or a mount(8) code for a failure. */
+int program_run(const struct program *p, char *const argv[]);
+/* Replaces this process (umount pass-through); returns only on failure (-errno). */
+int program_exec(const struct program *p, char *const argv[]);

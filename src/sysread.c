@@ -112,6 +112,14 @@ int load_config(const char *path, bool check_owner, struct config *c)
         DIR *d = opendir(dir);
         if (!d)
                 return 0;
+        struct stat st;
+        if (check_owner && fstat(dirfd(d), &st) == 0 &&
+            (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+                closedir(d);
+                /* whoever may write the directory may add a file to it */
+                return config_add_error(c, "%s: not used: not owned by root or writable by group "
+                                        "or others; fix with chown root:root and chmod 755", dir);
+        }
         char **names = NULL;
         size_t n = 0;
         struct dirent *de;
@@ -120,22 +128,26 @@ int load_config(const char *path, bool check_owner, struct config *c)
                 if (de->d_name[0] == '.' || len < 6 || !streq(de->d_name + len - 5, ".conf"))
                         continue;
                 char **nn = realloc(names, (n + 1) * sizeof(*nn));
-                if (!nn || !(nn[n] = strdup(de->d_name))) {
-                        free(nn ? nn : names);
+                if (nn)
+                        names = nn;
+                if (!nn || !(names[n] = strdup(de->d_name))) {
+                        for (size_t i = 0; i < n; i++)
+                                free(names[i]);
+                        free(names);
                         closedir(d);
                         return -ENOMEM;
                 }
-                names = nn;
                 n++;
-                if (n >= 1024)
-                        break;
         }
         closedir(d);
         qsort(names, n, sizeof(*names), cmp_str);
         r = 0;
+        if (n > CONFIG_DROPINS_MAX)
+                r = config_add_error(c, "%s: more than %d files; only the first %d (sorted) are "
+                                     "used", dir, CONFIG_DROPINS_MAX, CONFIG_DROPINS_MAX);
         for (size_t i = 0; i < n; i++) {
                 _cleanup_free_ char *f = NULL;
-                if (r >= 0 && asprintf(&f, "%s/%s", dir, names[i]) >= 0)
+                if (r >= 0 && i < CONFIG_DROPINS_MAX && asprintf(&f, "%s/%s", dir, names[i]) >= 0)
                         r = load_one(f, check_owner, true, c);
                 free(names[i]);
         }

@@ -10,6 +10,8 @@
 
 /* Largest config file read, in bytes. */
 #define CONFIG_FILE_MAX (1024 * 1024)
+/* Most drop-in files read. */
+#define CONFIG_DROPINS_MAX 256
 
 /*
  * The config file and its drop-ins (<config>.d/NAME.conf, sorted).  When `check_owner`, a file

@@ -233,8 +233,14 @@ static bool version_matches(struct nfs_version have, struct nfs_version want)
                 return false;
         if (have.major != want.major)
                 return false;
-        /* hidden v4 clients: minor unknown (-1), v4 with minor negotiated: unknown too */
-        return have.major != 4 || (have.minor >= 0 && have.minor == want.minor);
+        if (have.major != 4)
+                return true;
+        /* a minor left to negotiation cannot be matched before the mount */
+        if (want.minor < 0)
+                return false;
+        /* a hidden v4 client's minor is unknown (/proc/fs/nfsfs does not show it): it may be
+         * this one, and whether it is cannot be told; count it as shared, the safe side */
+        return have.minor < 0 || have.minor == want.minor;
 }
 
 void clients_match(const struct clients *c, const struct nfs_request *req,
@@ -251,10 +257,9 @@ void clients_match(const struct clients *c, const struct nfs_request *req,
                         m.nmaybe = 0;
                         break;
                 }
-                /* the version a negotiation may land on, or a hidden v4 client's minor */
+                /* the version a negotiation may land on */
                 bool maybe = req->vers.major == 0 ||
-                             (req->vers.major == 4 && cl->key.vers.major == 4 &&
-                              (req->vers.minor < 0 || cl->key.vers.minor < 0));
+                             (req->vers.major == 4 && cl->key.vers.major == 4 && req->vers.minor < 0);
                 if (maybe && m.nmaybe < ELEMENTSOF(m.maybe))
                         m.maybe[m.nmaybe++] = cl;
         }

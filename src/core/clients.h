@@ -71,8 +71,7 @@ bool client_key_equal(const struct client_key *a, const struct client_key *b);
 /* The client a mount with this request to this address will share, or NULL. */
 struct client_match {
         const struct nfs_client *client; /* NULL: a new client */
-        /* version left to negotiation (or a hidden v4 client's unknown minor): the clients of
-         * the endpoint it may land on */
+        /* version left to negotiation: the clients of the endpoint it may land on */
         const struct nfs_client *maybe[8];
         size_t nmaybe;
 };

@@ -446,7 +446,7 @@ int config_merge(const struct config *c, const struct optlist *cmdline, const st
                                 const char *g = opt_group(o->name, buf, sizeof(buf));
                                 int major = opt_vers_major(o);
                                 if (merged_has_group(&m, g)) {
-                                        r = merged_note(&m, "%s:%u: %s not used: set at a higher level",
+                                        r = merged_note(&m, "%s:%u: %s not used: set at a higher level or by a later line",
                                                         s->file, s->opt_lines[oi - 1], o->name);
                                 } else if (v4_only && major && major != 4) {
                                         r = merged_note(&m, "%s:%u: %s%s%s not used: this is an NFSv4 mount",

@@ -157,9 +157,13 @@ char *verdict_nconnect_message(const struct verdict *v, const struct clients *c,
                              "%snconnect=%u cannot take effect: this mount shares the NFS client "
                              "for %s, which exists in this network namespace (/proc/fs/nfsfs) but "
                              "no mount of this mount namespace shows it (a container or a service "
-                             "with its own mount namespace); its nconnect, set by the first mount, "
+                             "with its own mount namespace)%s; its nconnect, set by the first mount, "
                              "cannot be read and decides this one; %s",
-                             lead, v->requested, desc, todo) < 0)
+                             lead, v->requested, desc,
+                             v->client->key.vers.major == 4 ?
+                                     " (its NFSv4 minor version is not shown either, so it may "
+                                     "be another minor version's client)" : "",
+                             todo) < 0)
                         return NULL;
                 return s;
         }
@@ -188,7 +192,9 @@ char *verdict_krb5_message(const struct verdict *v, const struct clients *c,
                 snprintf(count, sizeof(count), "%u connections", v->effective);
         else
                 snprintf(count, sizeof(count), "an unknown number of connections");
-        if (v->client && v->sharing != SHARE_NEW) {
+        if (v->client && v->sharing == SHARE_HIDDEN) {
+                from = "inherited from a client that only another mount namespace uses";
+        } else if (v->client && v->sharing != SHARE_NEW) {
                 mounts = client_mounts_describe(v->client, c);
                 if (!mounts)
                         return NULL;

@@ -114,7 +114,8 @@ int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_re
                         if (set_proto(&r, o->value) < 0)
                                 goto bad;
                 } else if (!o->value && (streq(n, "tcp") || streq(n, "udp") || streq(n, "rdma"))) {
-                        snprintf(r.transport, sizeof(r.transport), "%s", n);
+                        /* mount.nfs reads the bare flags as proto=tcp etc.: IPv4 */
+                        (void)set_proto(&r, n);
                 } else if (streq(n, "port")) {
                         if (parse_uint(o->value, 0, 65535, &u) < 0)
                                 goto bad;
@@ -164,7 +165,7 @@ const char *nfs_version_to_string(struct nfs_version v, char *buf, size_t n)
         if (v.major == 0)
                 snprintf(buf, n, "negotiated");
         else if (v.major == 4 && v.minor < 0)
-                snprintf(buf, n, "4 (minor version negotiated)");
+                snprintf(buf, n, "4.x");
         else if (v.major == 4)
                 snprintf(buf, n, "4.%d", v.minor);
         else

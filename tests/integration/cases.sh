@@ -145,6 +145,9 @@ hostname-same-address)
     # localhost resolves to 127.0.0.1; proto=tcp keeps IPv4 as mount.nfs does
     run localhost:/y "$DIR" -f -o vers=4.1,proto=tcp,nconnect=4
     expect_rc 32; expect_err "127.0.0.1 port 2049, NFSv4.1 over tcp with /mnt/lo (127.0.0.1:/)"
+    # the bare tcp flag means proto=tcp in mount.nfs: IPv4 too
+    run localhost:/y "$DIR" -f -o vers=4.1,tcp,nconnect=4
+    expect_rc 32; expect_err "with /mnt/lo (127.0.0.1:/)"
     ;;
 ipv6-literal)
     fixture mountinfo-v41-loopback
@@ -161,6 +164,15 @@ hidden-client)
     conf 'nconnect_policy = refuse'
     run 10.99.0.2:/export/c "$DIR" -f -o vers=3,nconnect=4
     expect_rc 32; expect_err "refusing to mount: nconnect=4 cannot take effect"
+    # NFSv4: nfsfs shows no minor version, so a hidden v4 client may be this mount's
+    fixture mountinfo-v41-loopback
+    cp "$FIXTURES/nfsfs-servers-v4-hidden" "$T/nfsfs/servers"
+    run 10.99.0.9:/v4 "$DIR" -f -o vers=4.2,nconnect=4
+    expect_rc 32; expect_err "its NFSv4 minor version is not shown either"
+    # 127.0.0.1's v4 line is the visible /mnt/lo client, not a hidden one
+    run 127.0.0.1:/v4 "$DIR" -f -o vers=4.2,nconnect=4
+    expect_rc 0; expect_no_err "no mount of this mount namespace"
+    fixture mountinfo-v3-nconnect4 nfsfs-servers-hidden nfsfs-volumes-hidden
     # the visible client's lines are accounted for: 10.99.0.1 is not hidden
     run 10.99.0.1:/export/c "$DIR" -f -o vers=3,nconnect=4
     expect_rc 0; expect_no_err "no mount of this mount namespace"
@@ -311,6 +323,16 @@ config-permissions)
     chown 0:0 "$T/conf"
     run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
     expect_rc 32
+    # a drop-in directory others may write is not used either
+    mkdir "$T/conf.d"; printf '[global]\nnconnect_policy = follow\n' > "$T/conf.d/x.conf"
+    chmod 777 "$T/conf.d"
+    run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
+    expect_rc 32; expect_err "$T/conf.d: not used: not owned by root or writable by group or others"
+    run --check-config
+    expect_rc 1; expect_err "$T/conf.d: not used"
+    chmod 755 "$T/conf.d"
+    run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
+    expect_rc 0; expect_err "following the existing client"
     ;;
 read-ahead-absolute)
     conf 'read_ahead_kb = 15360'
