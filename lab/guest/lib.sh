@@ -12,6 +12,9 @@ H=/usr/local/sbin/mount.nfs-tuned
 SRV=10.99.0.1
 SRV2=10.99.0.11
 SRVPORT2=2050
+# NFSv3 on the second port: mount.nfs probes the given port with rpcbind queries,
+# so name the transport and the mountd port (rpc.mountd --port 20048)
+V3PORT2="proto=tcp,port=$SRVPORT2,mountport=20048"
 MNT=/mnt/lab
 CONF=/etc/nfs-tuned.conf
 LAB_LINES=${LAB_LINES:-/tmp/lab-lines}
@@ -46,6 +49,8 @@ lab_setup() {
 	ip -n srv link set s1 up
 	ip -n other route add 10.99.0.0/24 via 10.98.0.1
 	cp /etc/hosts /etc/hosts.lab-base
+	# no DNS in the lab: names come from /etc/hosts only (a lookup failure is final)
+	sed -i 's/^hosts:.*/hosts:          files/' /etc/nsswitch.conf
 	local i=1 e
 	: >/etc/exports
 	for e in $EXPORTS; do

@@ -21,7 +21,7 @@ mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs
 nfsdcld -p /var/lib/nfs/rpc_pipefs -s /var/lib/nfs/nfsdcld || true
 rpcbind -w
 exportfs -ra
-rpc.mountd
+rpc.mountd --port 20048
 rpc.nfsd --lease-time 10 --grace-time 10 8
 # a second listener: another port means another NFS client on the client side
 echo "tcp 2050" >/proc/fs/nfsd/portlist || echo "lab: no second nfsd port"

@@ -44,7 +44,7 @@ separate() { # OPTS1 OPTS2
 	nconn_is "$a" 4 || return
 	servers_is 2 || return
 }
-t other-port-v3 separate vers=3 vers=3,port=$SRVPORT2
+t other-port-v3 separate vers=3,proto=tcp,mountport=20048 vers=3,$V3PORT2
 t other-version separate vers=3 vers=4.1
 t other-minor-version separate vers=4.1 vers=4.2
 t other-minor-version-4.0 separate vers=4.2 vers=4.0

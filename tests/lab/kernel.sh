@@ -32,7 +32,7 @@ k_separate() { # DESCR OPTS1 OPTS2
 	xprt_is "$b" 8 || return
 	servers_is 2 || return
 }
-t port-separates-v3 k_separate port vers=3 vers=3,port=$SRVPORT2
+t port-separates-v3 k_separate port vers=3,proto=tcp,mountport=20048 vers=3,$V3PORT2
 t version-separates k_separate version vers=3 vers=4.1
 t minor-separates k_separate minor vers=4.1 vers=4.2
 

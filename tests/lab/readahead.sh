@@ -60,11 +60,11 @@ ra_shared() { # VERS
 	hrun $SRV:/export/a "$a" -o "vers=$1"
 	rc_is 0 || return
 	dev=$(mi_dev "$a")
-	echo 777 >"/sys/class/bdi/$dev/read_ahead_kb" || fail "cannot write the bdi" || return
+	echo 768 >"/sys/class/bdi/$dev/read_ahead_kb" || fail "cannot write the bdi" || return
 	hrun $SRV:/export/a "$a2" -o "vers=$1"
 	rc_is 0 || return
 	[ "$(mi_dev "$a2")" = "$dev" ] || skip "the kernel gave the second mount its own superblock" || return
-	[ "$(ra_of "$a2")" = 777 ] || fail "shared superblock $dev: read_ahead_kb $(ra_of "$a2"), expected 777 (left alone)" || return
+	[ "$(ra_of "$a2")" = 768 ] || fail "shared superblock $dev: read_ahead_kb $(ra_of "$a2"), expected 768 (left alone)" || return
 }
 t shared-superblock-left-alone-v3 ra_shared 3
 t shared-superblock-left-alone-v4.1 ra_shared 4.1
