@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+
+#include "readahead.h"
+#include "unit.h"
+
+#define KEEP READ_AHEAD_KEEP
+#define KB READ_AHEAD_KB
+#define MULT READ_AHEAD_RSIZE_MULT
+
+static const struct {
+        const char *in;
+        int rc;
+        int kind;
+        unsigned long n;
+} parse_rows[] = {
+        { "keep", 0, KEEP, 0 },
+        { "15360", 0, KB, 15360 },
+        { "1", 0, KB, 1 },
+        { "1048576", 0, KB, 1048576 },
+        { "016384", 0, KB, 16384 },
+        { "15x", 0, MULT, 15 },
+        { "1x", 0, MULT, 1 },
+        { "1024x", 0, MULT, 1024 },
+        { "0000000000000000000000000015", 0, KB, 15 }, /* 28 characters */
+        { "1048577", -EINVAL, 0, 0 },
+        { "0", -EINVAL, 0, 0 },
+        { "0x", -EINVAL, 0, 0 },
+        { "1025x", -EINVAL, 0, 0 },
+        { "x", -EINVAL, 0, 0 },
+        { "15xx", -EINVAL, 0, 0 },
+        { "15X", -EINVAL, 0, 0 },
+        { "x15", -EINVAL, 0, 0 },
+        { "KEEP", -EINVAL, 0, 0 },
+        { "keep ", -EINVAL, 0, 0 },
+        { " keep", -EINVAL, 0, 0 },
+        { "", -EINVAL, 0, 0 },
+        { NULL, -EINVAL, 0, 0 },
+        { "-1", -EINVAL, 0, 0 },
+        { "+5", -EINVAL, 0, 0 },
+        { " 15", -EINVAL, 0, 0 },
+        { "15 ", -EINVAL, 0, 0 },
+        { "15 x", -EINVAL, 0, 0 },
+        { "15k", -EINVAL, 0, 0 },
+        { "15M", -EINVAL, 0, 0 },
+        { "1.5x", -EINVAL, 0, 0 },
+        { "0x10", -EINVAL, 0, 0 },
+        { "18446744073709551616", -EINVAL, 0, 0 },
+        { "00000000000000000000000000000015", -EINVAL, 0, 0 }, /* 32 characters: too long */
+        { "0000000000000000000000000000015x", -EINVAL, 0, 0 },
+};
+
+START_TEST(test_parse)
+{
+        struct read_ahead ra = { .kind = KB, .n = 4242 };
+        int r = read_ahead_parse(parse_rows[_i].in, &ra);
+        ck_assert_msg(r == parse_rows[_i].rc, "'%s': rc %d, want %d", S(parse_rows[_i].in), r, parse_rows[_i].rc);
+        if (r < 0) {
+                ck_assert_uint_eq(ra.n, 4242); /* untouched */
+                return;
+        }
+        ck_assert_int_eq(ra.kind, parse_rows[_i].kind);
+        ck_assert_uint_eq(ra.n, parse_rows[_i].n);
+}
+END_TEST
+
+static const struct {
+        int kind;
+        unsigned long n, rsize, kb;
+} kb_rows[] = {
+        { KEEP, 0, 1048576, 0 },
+        { KEEP, 15, 1048576, 0 },
+        { KB, 15360, 0, 15360 },
+        { KB, 15360, 1048576, 15360 },
+        { KB, 1, 65536, 1 },
+        { MULT, 15, 1048576, 15360 },
+        { MULT, 15, 65536, 960 },
+        { MULT, 15, 262144, 3840 },
+        { MULT, 1, 1024, 1 },
+        { MULT, 15, 1023, 0 },    /* less than 1 KiB of rsize: nothing */
+        { MULT, 15, 0, 0 },       /* rsize unknown: nothing */
+        { MULT, 2, 1536, 2 },     /* rsize rounded down to whole KiB */
+        { MULT, 1024, 1048576, 1048576 },
+        { MULT, 1024, 1UL << 30, READ_AHEAD_KB_MAX }, /* capped */
+        { MULT, 1024, 4294967295UL, READ_AHEAD_KB_MAX },
+};
+
+START_TEST(test_kb)
+{
+        struct read_ahead ra = { .n = kb_rows[_i].n };
+        ra.kind = kb_rows[_i].kind;
+        ck_assert_uint_eq(read_ahead_kb(&ra, kb_rows[_i].rsize), kb_rows[_i].kb);
+}
+END_TEST
+
+/* parse then compute: the config spellings end to end */
+static const struct {
+        const char *in;
+        unsigned long rsize, kb;
+} e2e_rows[] = {
+        { "15x", 1048576, 15360 }, { "16384", 4096, 16384 }, { "keep", 1048576, 0 }, { "4x", 524288, 2048 },
+};
+
+START_TEST(test_end_to_end)
+{
+        struct read_ahead ra;
+        ck_assert_int_eq(read_ahead_parse(e2e_rows[_i].in, &ra), 0);
+        ck_assert_uint_eq(read_ahead_kb(&ra, e2e_rows[_i].rsize), e2e_rows[_i].kb);
+}
+END_TEST
+
+static Suite *readahead_suite(void)
+{
+        Suite *s = suite_create("readahead");
+        TCase *tc = tcase_create("core");
+        tcase_add_loop_test(tc, test_parse, 0, ELEMS(parse_rows));
+        tcase_add_loop_test(tc, test_kb, 0, ELEMS(kb_rows));
+        tcase_add_loop_test(tc, test_end_to_end, 0, ELEMS(e2e_rows));
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+UNIT_MAIN(readahead_suite)
