@@ -9,6 +9,7 @@
  */
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,6 @@
 
 /* Appends to a growing string; used to render structures for one exact comparison. */
 static inline void sbuf_add(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
 static inline void sbuf_add(char **s, const char *fmt, ...)
 {
         va_list ap;
