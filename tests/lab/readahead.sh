@@ -128,6 +128,11 @@ udev_rule_live() {
 	*) want=640 ;;
 	esac
 	[ "$(ra_of "$a")" = "$want" ] || fail "with udev and plain mount.nfs, read_ahead_kb of $dev is $(ra_of "$a"), expected the rule's $want" || return
+	# for comparison (not a check): a plain write right after mount.nfs returns races the rule
+	umount "$a"
+	mount.nfs $SRV:/export/a "$a" -o vers=3 && echo 15360 >"/sys/class/bdi/$(mi_dev "$a")/read_ahead_kb"
+	udevadm settle -t 10
+	echo "  readahead: a plain write of 15360 right after mount.nfs ended as $(ra_of "$a") (the rule writes $want)"
 }
 
 udev_helper() { # VERS
