@@ -139,26 +139,6 @@ static int do_check_config(const struct paths *p)
         return r;
 }
 
-static const char *bad_value_hint(const char *name)
-{
-        static const struct {
-                const char *name, *hint;
-        } hints[] = {
-                { "nconnect", "a number from 1 to 16, the kernel's limit" },
-                { "vers", "3, 4, 4.0, 4.1 or 4.2" },
-                { "nfsvers", "3, 4, 4.0, 4.1 or 4.2" },
-                { "minorversion", "0, 1 or 2" },
-                { "proto", "tcp, tcp6, udp, udp6, rdma or rdma6" },
-                { "port", "a port number from 0 to 65535" },
-                { "xprtsec", "none, tls or mtls" },
-                { "sec", "a flavour such as sys, krb5, krb5i or krb5p" },
-        };
-        for (size_t i = 0; i < ELEMENTSOF(hints); i++)
-                if (streq(hints[i].name, name))
-                        return hints[i].hint;
-        return "see nfs(5)";
-}
-
 static void print_plan_clients(const struct clients *c, const struct nfs_addr *addr,
                                const struct nfs_request *req, const struct client_match *m)
 {
@@ -259,7 +239,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                         snprintf(where, sizeof(where), "%s:%u", src->from->file, src->line);
                 log_error("refusing to mount: %s=%s (from %s) is not valid: it must be %s",
                           badopt->name, badopt->value ? badopt->value : "", where,
-                          bad_value_hint(badopt->name));
+                          nfs_option_hint(badopt->name));
                 rc = EX_FAIL;
                 goto out;
         }

@@ -176,6 +176,12 @@ static const char *check_value(const struct conf_section *s, const char *key, co
                 return "addr= is set by mount.nfs from the resolved server name and ignored";
         } else if (value && !*value)
                 return "empty value";
+        /* what the request parser would refuse at mount time, refused here, where the line is */
+        struct opt o = { (char *)key, (char *)value };
+        struct optlist one = { &o, 1 };
+        struct nfs_request req;
+        if (nfs_request_parse(&one, false, &req, NULL) < 0)
+                return nfs_option_hint(key);
         return NULL;
 }
 
@@ -276,7 +282,14 @@ int config_parse(struct config *c, const char *file, const char *text)
                         *eq = '\0';
                         key = strip(s);
                         value = strip(eq + 1);
-                        size_t vlen = strlen(value);
+                        size_t vlen = strlen(value), quotes = 0;
+                        for (const char *q = value; *q; q++)
+                                quotes += *q == '"';
+                        if (quotes % 2) {
+                                config_add_error(c, "%s:%u: %s: unbalanced '\"' in the value, "
+                                                 "skipped", file, lineno, key);
+                                continue;
+                        }
                         if (vlen >= 2 && value[0] == '"' && value[vlen - 1] == '"') {
                                 value[vlen - 1] = '\0';
                                 value++;
@@ -399,9 +412,8 @@ static int merged_note(struct merged *m, const char *fmt, ...)
 
 static bool merged_has_group(const struct merged *m, const char *group)
 {
-        char buf[64];
         for (size_t i = 0; i < m->n; i++)
-                if (streq(opt_group(m->v[i].opt.name, buf, sizeof(buf)), group))
+                if (streq(opt_group(m->v[i].opt.name), group))
                         return true;
         return false;
 }
@@ -442,8 +454,7 @@ int config_merge(const struct config *c, const struct optlist *cmdline, const st
                         m.applied[m.napplied++] = s;
                         for (size_t oi = s->opts.n; oi > 0; oi--) {
                                 const struct opt *o = &s->opts.v[oi - 1];
-                                char buf[64];
-                                const char *g = opt_group(o->name, buf, sizeof(buf));
+                                const char *g = opt_group(o->name);
                                 int major = opt_vers_major(o);
                                 if (merged_has_group(&m, g)) {
                                         r = merged_note(&m, "%s:%u: %s not used: set at a higher level or by a later line",

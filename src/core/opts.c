@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "opts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libmount.h>
 #include <stdio.h>
@@ -42,6 +43,12 @@ int optlist_parse(struct optlist *l, const char *optstr)
 {
         if (!optstr)
                 return 0;
+        /* libmount stops at an unclosed quote and would drop the rest silently */
+        size_t quotes = 0;
+        for (const char *q = optstr; *q; q++)
+                quotes += *q == '"';
+        if (quotes % 2)
+                return -EINVAL;
         _cleanup_free_ char *copy = strdup(optstr);
         if (!copy)
                 return -ENOMEM;
@@ -49,7 +56,7 @@ int optlist_parse(struct optlist *l, const char *optstr)
         size_t namesz, valuesz;
         int r;
         while ((r = mnt_optstr_next_option(&p, &name, &namesz, &value, &valuesz)) == 0) {
-                if (namesz == 0)
+                if (namesz == 0 || *name == '=')
                         return -EINVAL; /* "=x" */
                 _cleanup_free_ char *n = strndup(name, namesz);
                 _cleanup_free_ char *v = value ? strndup(value, valuesz) : NULL;
@@ -93,8 +100,7 @@ static int match_name(const char *name, const char *key)
 
 static int match_group(const char *name, const char *group)
 {
-        char buf[64];
-        return streq(opt_group(name, buf, sizeof(buf)), group);
+        return streq(opt_group(name), group);
 }
 
 size_t optlist_remove(struct optlist *l, const char *name)
@@ -149,10 +155,10 @@ static const struct {
         { "v4.1", "vers" },         { "v4.2", "vers" },         { "tcp", "proto" },
         { "udp", "proto" },         { "rdma", "proto" },        { "ro", "rw" },
         { "actimeo", "actimeo" },   { "retry", "retry" },       { "bg", "fg" },
-        { "lookupcache", "lookupcache" },
+        { "lookupcache", "lookupcache" }, { "async", "sync" },
 };
 
-const char *opt_group(const char *name, char *buf, size_t bufsz)
+const char *opt_group(const char *name)
 {
         for (size_t i = 0; i < ELEMENTSOF(groups); i++)
                 if (strcasecmp(name, groups[i].name) == 0)
@@ -161,16 +167,14 @@ const char *opt_group(const char *name, char *buf, size_t bufsz)
                 if (streq(name, not_negations[i]))
                         return name;
         /* "noac" competes with "ac", "nocto" with "cto". */
-        if (strncmp(name, "no", 2) == 0 && name[2]) {
-                snprintf(buf, bufsz, "%s", name + 2);
-                return buf;
-        }
+        if (strncmp(name, "no", 2) == 0 && name[2])
+                return name + 2;
         return name;
 }
 
 int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *ret)
 {
-        if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+        if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
                 return -EINVAL;
         char *end;
         errno = 0;

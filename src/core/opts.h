@@ -33,7 +33,7 @@ char *optlist_to_string(const struct optlist *l);
  * "v4.1" and "minorversion" are one, "noac" and "ac" are one.  A lower-precedence source
  * never adds an option whose group a higher one already set.
  */
-const char *opt_group(const char *name, char *buf, size_t bufsz);
+const char *opt_group(const char *name);
 
 /* Parses a decimal unsigned value in [min,max]; 0 or -EINVAL/-ERANGE. */
 int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *ret);

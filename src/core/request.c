@@ -91,6 +91,7 @@ int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_re
                 .xprtsec = "none",
         };
         int minor_alone = -1;
+        unsigned port = 0;
 
         /* In order: the kernel and mount.nfs let the last occurrence win. */
         for (size_t i = 0; i < opts->n; i++) {
@@ -108,8 +109,12 @@ int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_re
                 k = apply_version_opt(o, &r.vers);
                 if (k < 0)
                         goto bad;
-                if (k > 0)
+                if (k > 0) {
+                        /* a later vers=4.2 overrides an earlier minorversion=, vers=4 not */
+                        if (r.vers.major != 4 || r.vers.minor >= 0)
+                                minor_alone = -1;
                         continue;
+                }
                 if (streq(n, "proto")) {
                         if (set_proto(&r, o->value) < 0)
                                 goto bad;
@@ -119,7 +124,7 @@ int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_re
                 } else if (streq(n, "port")) {
                         if (parse_uint(o->value, 0, 65535, &u) < 0)
                                 goto bad;
-                        r.port = u ? (unsigned)u : NFS_PORT;
+                        port = (unsigned)u;
                 } else if (streq(n, "xprtsec")) {
                         if (!o->value || (!streq(o->value, "none") && !streq(o->value, "tls") &&
                                           !streq(o->value, "mtls")))
@@ -142,6 +147,8 @@ int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_re
         }
         if (minor_alone >= 0 && (r.vers.major == 4 || r.vers.major == 0))
                 r.vers = (struct nfs_version){ 4, minor_alone };
+        /* the kernel's default port for RDMA is 20049 (fs_context.c) */
+        r.port = port ? port : streq(r.transport, "rdma") ? NFS_RDMA_PORT : NFS_PORT;
         *ret = r;
         return 0;
 }
@@ -171,4 +178,24 @@ const char *nfs_version_to_string(struct nfs_version v, char *buf, size_t n)
         else
                 snprintf(buf, n, "%d", v.major);
         return buf;
+}
+
+const char *nfs_option_hint(const char *name)
+{
+        static const struct {
+                const char *name, *hint;
+        } hints[] = {
+                { "nconnect", "a number from 1 to 16, the kernel's limit" },
+                { "vers", "3, 4, 4.0, 4.1 or 4.2" },
+                { "nfsvers", "3, 4, 4.0, 4.1 or 4.2" },
+                { "minorversion", "0, 1 or 2" },
+                { "proto", "tcp, tcp6, udp, udp6, rdma or rdma6" },
+                { "port", "a port number from 0 to 65535" },
+                { "xprtsec", "none, tls or mtls" },
+                { "sec", "a flavour such as sys, krb5, krb5i or krb5p" },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(hints); i++)
+                if (streq(hints[i].name, name))
+                        return hints[i].hint;
+        return "see nfs(5)";
 }

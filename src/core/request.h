@@ -6,6 +6,7 @@
 #include "opts.h"
 
 #define NFS_PORT 2049
+#define NFS_RDMA_PORT 20049
 #define NCONNECT_MAX 16
 
 /* major 0: left to negotiation; minor -1: any v4 minor, negotiated. */
@@ -19,7 +20,7 @@ struct nfs_request {
         struct nfs_version vers;
         char transport[8];      /* tcp, udp, rdma */
         int family;             /* AF_UNSPEC, or AF_INET/AF_INET6 forced by proto= */
-        unsigned port;          /* 2049 when absent or 0 */
+        unsigned port;          /* 2049 (20049 over rdma) when absent or 0 */
         char xprtsec[8];        /* none, tls, mtls */
         unsigned nconnect;      /* 0: not asked */
         const char *sec;        /* points into the option list; NULL: sys */
@@ -35,6 +36,8 @@ int opt_vers_major(const struct opt *o);
 int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_request *ret,
                       const struct opt **ret_bad);
 bool sec_is_krb5(const char *sec);
+/* What a valid value of an option the request reads looks like ("3, 4, 4.0, 4.1 or 4.2"). */
+const char *nfs_option_hint(const char *name);
 /* "3", "4.1", "4 (minor negotiated)", "negotiated" */
 const char *nfs_version_to_string(struct nfs_version v, char *buf, size_t n);
 /* Parses the vers= of a mountinfo line ("3", "4.1"). */

@@ -512,12 +512,12 @@ START_TEST(test_match_maybe_cap)
 END_TEST
 
 /*
- * KNOWN BUG (src/core/request.c nfs_request_parse, seen through clients_match): an NFSv4.1
+ * Regression (fixed; src/core/request.c nfs_request_parse, seen through clients_match): an NFSv4.1
  * RDMA mount without port= lands on port 20049 (the kernel's NFS_RDMA_PORT) and mountinfo
  * shows port=20049; a second mount with the same options is predicted as a new client
  * because the request says port 2049, so its nconnect conflict is never reported.
  */
-START_TEST(test_known_bug_rdma_second_mount)
+START_TEST(test_regression_rdma_second_mount)
 {
         static const struct entry e[MAXM] = { NFS4("vers=4.1,proto=rdma,port=20049,nconnect=4,addr=10.0.0.1", "/a") };
         struct clients c = { 0 };
@@ -530,7 +530,7 @@ START_TEST(test_known_bug_rdma_second_mount)
         ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
         ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &a), 0);
         clients_match(&c, &req, &a, &m);
-        ck_assert_msg(m.client != NULL, "KNOWN BUG: second RDMA mount (request port %u) not matched with the "
+        ck_assert_msg(m.client != NULL, "second RDMA mount (request port %u) not matched with the "
                                         "client on port 20049", req.port);
         optlist_done(&l);
         clients_done(&c);
@@ -558,8 +558,8 @@ static Suite *clients_suite(void)
         tcase_add_test(tc, test_match_maybe_cap);
         suite_add_tcase(s, tc);
 
-        TCase *bugs = tcase_create("known_bugs");
-        tcase_add_test(bugs, test_known_bug_rdma_second_mount);
+        TCase *bugs = tcase_create("regressions");
+        tcase_add_test(bugs, test_regression_rdma_second_mount);
         suite_add_tcase(s, bugs);
         return s;
 }

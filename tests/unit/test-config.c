@@ -582,7 +582,7 @@ START_TEST(test_merged_find)
 END_TEST
 
 /*
- * KNOWN BUG (src/core/config.c, config_parse): a value with an unbalanced '"' is stored as is
+ * Regression (fixed; src/core/config.c, config_parse): a value with an unbalanced '"' is stored as is
  * (`sec = "krb5` gives sec="krb5).  Config options are placed before the command line's, so the
  * open quote swallows every later option once the list is joined for mount.nfs
  * ("sec=\"krb5,nconnect=8,...").  Expected: "file:line: ...: unbalanced '\"' ..., skipped"
@@ -596,7 +596,7 @@ static const char *const bad_quote_rows[] = {
         "[global]\nlookupcache = \"pos\n",
 };
 
-START_TEST(test_known_bug_value_unbalanced_quote)
+START_TEST(test_regression_value_unbalanced_quote)
 {
         struct config c = { 0 };
         ck_assert_int_eq(config_parse(&c, "t.conf", bad_quote_rows[_i]), 0);
@@ -605,18 +605,18 @@ START_TEST(test_known_bug_value_unbalanced_quote)
                 nopts += c.v[i].opts.n;
         char *secs = render_config(&c);
         ck_assert_msg(c.nerrors == 1 && nopts == 0,
-                      "KNOWN BUG: '%s' accepted with %zu error(s): %s", bad_quote_rows[_i], c.nerrors, secs);
+                      "'%s' accepted with %zu error(s): %s", bad_quote_rows[_i], c.nerrors, secs);
         free(secs);
         config_done(&c);
 }
 END_TEST
 
 /*
- * KNOWN BUG (src/core/config.c, config_merge/merged_has_group, via opt_group's 64-byte
+ * Regression (fixed; src/core/config.c, config_merge/merged_has_group, via opt_group's 64-byte
  * buffer): two different options whose names share their first 65 characters compete as
  * one group, so the config one is dropped as "set at a higher level".
  */
-START_TEST(test_known_bug_long_names_compete)
+START_TEST(test_regression_long_names_compete)
 {
         char a[128], b[128];
         memset(a, 'a', sizeof(a));
@@ -635,7 +635,7 @@ START_TEST(test_known_bug_long_names_compete)
         ck_assert_int_eq(optlist_add(&cmd, b, NULL), 0);
         struct match_input in = { "s", NULL, 0, "/m" };
         ck_assert_int_eq(config_merge(&c, &cmd, &in, false, &m), 0);
-        ck_assert_msg(m.n == 2, "KNOWN BUG: config option '%s' dropped because of '%s' (%zu merged)", a, b, m.n);
+        ck_assert_msg(m.n == 2, "config option '%s' dropped because of '%s' (%zu merged)", a, b, m.n);
         merged_done(&m);
         optlist_done(&cmd);
         config_done(&c);
@@ -644,7 +644,7 @@ START_TEST(test_known_bug_long_names_compete)
 END_TEST
 
 /*
- * KNOWN BUG (src/core/config.c, check_value): the config validates nconnect and vers/nfsvers,
+ * Regression (fixed; src/core/config.c, check_value): the config validates nconnect and vers/nfsvers,
  * but not the other options nfs_request_parse() reads (minorversion, proto, port, xprtsec,
  * sec, and bare flags of them).  Such a line passes config_parse() and --check-config, then
  * every mount it applies to is refused (exit 32) by nfs_request_parse(), where DESIGN.md says
@@ -657,14 +657,14 @@ static const char *const unchecked_rows[] = {
         "port = -1\n",        "port\n",         "xprtsec = ssl\n", "xprtsec\n",    "sec\n",
 };
 
-START_TEST(test_known_bug_request_values_unchecked)
+START_TEST(test_regression_request_values_unchecked)
 {
         struct config c = { 0 };
         ck_assert_int_eq(config_parse(&c, "t.conf", unchecked_rows[_i]), 0);
         size_t nopts = 0;
         for (size_t i = 0; i < c.n; i++)
                 nopts += c.v[i].opts.n;
-        ck_assert_msg(c.nerrors == 1 && nopts == 0, "KNOWN BUG: config line '%.*s' accepted (%zu errors), every "
+        ck_assert_msg(c.nerrors == 1 && nopts == 0, "config line '%.*s' accepted (%zu errors), every "
                       "mount it applies to is then refused by nfs_request_parse",
                       (int)strcspn(unchecked_rows[_i], "\n"), unchecked_rows[_i], c.nerrors);
         if (c.nerrors == 1)
@@ -696,10 +696,10 @@ static Suite *config_suite(void)
         tcase_add_loop_test(tc, test_merged_find, 0, ELEMS(find_rows));
         suite_add_tcase(s, tc);
 
-        TCase *bugs = tcase_create("known_bugs");
-        tcase_add_loop_test(bugs, test_known_bug_value_unbalanced_quote, 0, ELEMS(bad_quote_rows));
-        tcase_add_test(bugs, test_known_bug_long_names_compete);
-        tcase_add_loop_test(bugs, test_known_bug_request_values_unchecked, 0, ELEMS(unchecked_rows));
+        TCase *bugs = tcase_create("regressions");
+        tcase_add_loop_test(bugs, test_regression_value_unbalanced_quote, 0, ELEMS(bad_quote_rows));
+        tcase_add_test(bugs, test_regression_long_names_compete);
+        tcase_add_loop_test(bugs, test_regression_request_values_unchecked, 0, ELEMS(unchecked_rows));
         suite_add_tcase(s, bugs);
         return s;
 }

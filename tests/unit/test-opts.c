@@ -268,8 +268,7 @@ static const struct {
 
 START_TEST(test_opt_group)
 {
-        char buf[64];
-        const char *g = opt_group(opt_group_rows[_i].name, buf, sizeof(buf));
+        const char *g = opt_group(opt_group_rows[_i].name);
         ck_assert_msg(streq_ptr_(g, opt_group_rows[_i].group), "'%s': group '%s', want '%s'",
                       opt_group_rows[_i].name, S(g), opt_group_rows[_i].group);
 }
@@ -316,7 +315,7 @@ START_TEST(test_parse_uint)
 END_TEST
 
 /*
- * KNOWN BUG (src/core/opts.c, optlist_parse): libmount's mnt_optstr_next_option() reports the
+ * Regression (fixed; src/core/opts.c, optlist_parse): libmount's mnt_optstr_next_option() reports the
  * end of the string (1) when a quote is left open, so everything from the open quote on is
  * dropped and optlist_parse() returns 0.  A command line "vers=3,sec=\"krb5,nconnect=8" then
  * reaches mount.nfs as "vers=3" plus config defaults.  Expected: -EINVAL.
@@ -330,12 +329,12 @@ static const struct {
         { "nconnect=4,x=\"" },
 };
 
-START_TEST(test_known_bug_unbalanced_quote)
+START_TEST(test_regression_unbalanced_quote)
 {
         struct optlist l = { 0 };
         int r = optlist_parse(&l, unbalanced_rows[_i].in);
         char *s = optlist_to_string(&l);
-        ck_assert_msg(r == -EINVAL, "KNOWN BUG: optlist_parse('%s') = %d with list '%s', want -EINVAL",
+        ck_assert_msg(r == -EINVAL, "optlist_parse('%s') = %d with list '%s', want -EINVAL",
                       unbalanced_rows[_i].in, r, s);
         free(s);
         optlist_done(&l);
@@ -343,60 +342,59 @@ START_TEST(test_known_bug_unbalanced_quote)
 END_TEST
 
 /*
- * KNOWN BUG (src/core/opts.c, optlist_parse): the "=x" check (namesz == 0) never fires,
+ * Regression (fixed; src/core/opts.c, optlist_parse): the "=x" check (namesz == 0) never fires,
  * libmount returns "=x" as the option name; the list gets an option named "=x".
  * Expected: -EINVAL.
  */
-START_TEST(test_known_bug_empty_name)
+START_TEST(test_regression_empty_name)
 {
         struct optlist l = { 0 };
         int r = optlist_parse(&l, "vers=3,=x");
-        ck_assert_msg(r == -EINVAL, "KNOWN BUG: optlist_parse(\"vers=3,=x\") = %d, n = %zu (name '%s')", r,
+        ck_assert_msg(r == -EINVAL, "optlist_parse(\"vers=3,=x\") = %d, n = %zu (name '%s')", r,
                       l.n, l.n ? l.v[l.n - 1].name : "");
         optlist_done(&l);
 }
 END_TEST
 
 /*
- * KNOWN BUG (src/core/opts.c, parse_uint): only ' ' is rejected up front, strtoul() skips
+ * Regression (fixed; src/core/opts.c, parse_uint): only ' ' is rejected up front, strtoul() skips
  * any other leading white space, so "\t5" parses as 5 (nconnect=\t4 is accepted, the kernel's
  * kstrtouint rejects it).  Expected: -EINVAL for every leading blank.
  */
 static const char *const blank_rows[] = { "\t5", "\n5", "\v5", "\f5", "\r5" };
 
-START_TEST(test_known_bug_leading_blank)
+START_TEST(test_regression_leading_blank)
 {
         unsigned long v = 99;
         int r = parse_uint(blank_rows[_i], 0, 10, &v);
-        ck_assert_msg(r == -EINVAL, "KNOWN BUG: parse_uint(\"\\x%02x5\") = %d (value %lu), want -EINVAL",
+        ck_assert_msg(r == -EINVAL, "parse_uint(\"\\x%02x5\") = %d (value %lu), want -EINVAL",
                       (unsigned char)blank_rows[_i][0], r, v);
 }
 END_TEST
 
 /*
- * KNOWN BUG (src/core/opts.c, opt_group table): "sync" and "async" are opposites (nfs(5),
+ * Regression (fixed; src/core/opts.c, opt_group table): "sync" and "async" are opposites (nfs(5),
  * mount(8)) but get different groups, so a config "async" is added next to a command line
  * "sync" (DESIGN.md: an option whose opposite is set at a higher level is never added).
  * The kernel's last-one-wins order hides it today; the contract is still broken.
  * Expected: same group.
  */
-START_TEST(test_known_bug_sync_async)
+START_TEST(test_regression_sync_async)
 {
-        char b1[64], b2[64];
-        const char *g1 = opt_group("sync", b1, sizeof(b1)), *g2 = opt_group("async", b2, sizeof(b2));
-        ck_assert_msg(streq_ptr_(g1, g2), "KNOWN BUG: opt_group(sync) '%s' != opt_group(async) '%s'", g1, g2);
+        const char *g1 = opt_group("sync"), *g2 = opt_group("async");
+        ck_assert_msg(streq_ptr_(g1, g2), "opt_group(sync) '%s' != opt_group(async) '%s'", g1, g2);
 }
 END_TEST
 
 /*
- * KNOWN BUG (src/core/opts.c, match_group and config.c merged_has_group): the group of a
+ * Regression (fixed; src/core/opts.c, match_group and config.c merged_has_group): the group of a
  * "no..." option is built in a 64-byte buffer, so two different options sharing the first
  * 65 characters compete as one (a config option is then dropped as "set at a higher level").
  * Expected: different names -> different groups.
  */
-START_TEST(test_known_bug_long_group_truncated)
+START_TEST(test_regression_long_group_truncated)
 {
-        char a[128], b[128], buf[128];
+        char a[128], b[128];
         memset(a, 'a', sizeof(a));
         memcpy(a, "no", 2);
         a[100] = 'X';
@@ -406,12 +404,12 @@ START_TEST(test_known_bug_long_group_truncated)
         struct optlist l = { 0 };
         ck_assert_int_eq(optlist_add(&l, a, NULL), 0);
         ck_assert_int_eq(optlist_add(&l, b, NULL), 0);
-        const char *ga = opt_group(a, buf, sizeof(buf));
+        const char *ga = opt_group(a);
         ck_assert_str_eq(ga, a + 2); /* with room, the group is the whole name */
-        ck_assert_msg(optlist_has_group(&l, ga), "KNOWN BUG: group '%s' not found in a list holding '%s'", ga, a);
+        ck_assert_msg(optlist_has_group(&l, ga), "group '%s' not found in a list holding '%s'", ga, a);
         size_t removed = optlist_remove_group(&l, ga);
         ck_assert_msg(removed == 1 && l.n == 1 && strcmp(l.v[0].name, b) == 0,
-                      "KNOWN BUG: optlist_remove_group removed %zu, want exactly 1 ('%s' kept)", removed, b);
+                      "optlist_remove_group removed %zu, want exactly 1 ('%s' kept)", removed, b);
         optlist_done(&l);
 }
 END_TEST
@@ -431,12 +429,12 @@ static Suite *opts_suite(void)
         tcase_add_loop_test(tc, test_parse_uint, 0, ELEMS(uint_rows));
         suite_add_tcase(s, tc);
 
-        TCase *bugs = tcase_create("known_bugs");
-        tcase_add_loop_test(bugs, test_known_bug_unbalanced_quote, 0, ELEMS(unbalanced_rows));
-        tcase_add_test(bugs, test_known_bug_empty_name);
-        tcase_add_loop_test(bugs, test_known_bug_leading_blank, 0, ELEMS(blank_rows));
-        tcase_add_test(bugs, test_known_bug_sync_async);
-        tcase_add_test(bugs, test_known_bug_long_group_truncated);
+        TCase *bugs = tcase_create("regressions");
+        tcase_add_loop_test(bugs, test_regression_unbalanced_quote, 0, ELEMS(unbalanced_rows));
+        tcase_add_test(bugs, test_regression_empty_name);
+        tcase_add_loop_test(bugs, test_regression_leading_blank, 0, ELEMS(blank_rows));
+        tcase_add_test(bugs, test_regression_sync_async);
+        tcase_add_test(bugs, test_regression_long_group_truncated);
         suite_add_tcase(s, bugs);
         return s;
 }

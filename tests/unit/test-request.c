@@ -276,28 +276,28 @@ START_TEST(test_sec_is_krb5)
 END_TEST
 
 /*
- * KNOWN BUG (src/core/request.c, nfs_request_parse): minorversion= is applied after every
+ * Regression (fixed; src/core/request.c, nfs_request_parse): minorversion= is applied after every
  * vers= option whatever the order.  The kernel parses in order (vers=4.2 sets minorversion=2)
  * and mount.nfs ignores minorversion= when vers= has a dot, so "minorversion=1,vers=4.2"
  * mounts NFSv4.2; the request says 4.1 and the client match looks at the wrong client.
  * Suggested fix: reset minor_alone when a later option sets a minor (vers=4.x / v4.x), i.e.
  * track the position of the last minorversion= and of the last version option.
  */
-START_TEST(test_known_bug_minorversion_order)
+START_TEST(test_regression_minorversion_order)
 {
         struct optlist l = { 0 };
         struct nfs_request r;
         ck_assert_int_eq(optlist_parse(&l, "minorversion=1,vers=4.2"), 0);
         ck_assert_int_eq(nfs_request_parse(&l, false, &r, NULL), 0);
         ck_assert_msg(r.vers.major == 4 && r.vers.minor == 2,
-                      "KNOWN BUG: minorversion=1,vers=4.2 gives %d.%d, the kernel mounts 4.2", r.vers.major,
+                      "minorversion=1,vers=4.2 gives %d.%d, the kernel mounts 4.2", r.vers.major,
                       r.vers.minor);
         optlist_done(&l);
 }
 END_TEST
 
 /*
- * KNOWN BUG (src/core/request.c, nfs_request_parse): with proto=rdma and no port the kernel
+ * Regression (fixed; src/core/request.c, nfs_request_parse): with proto=rdma and no port the kernel
  * uses NFS_RDMA_PORT 20049 (fs/nfs/fs_context.c nfs_fs_context_validate), not 2049.  The
  * request says 2049, so it never matches an existing RDMA client (whose mountinfo shows
  * port=20049) and every nconnect conflict over RDMA is missed.
@@ -305,14 +305,14 @@ END_TEST
  */
 static const char *const rdma_rows[] = { "proto=rdma", "rdma", "vers=4.1,proto=rdma6", "proto=rdma,port=0" };
 
-START_TEST(test_known_bug_rdma_default_port)
+START_TEST(test_regression_rdma_default_port)
 {
         struct optlist l = { 0 };
         struct nfs_request r;
         ck_assert_int_eq(optlist_parse(&l, rdma_rows[_i]), 0);
         ck_assert_int_eq(nfs_request_parse(&l, false, &r, NULL), 0);
         ck_assert_str_eq(r.transport, "rdma");
-        ck_assert_msg(r.port == 20049, "KNOWN BUG: '%s' gives port %u, the kernel uses 20049", rdma_rows[_i],
+        ck_assert_msg(r.port == 20049, "'%s' gives port %u, the kernel uses 20049", rdma_rows[_i],
                       r.port);
         optlist_done(&l);
 }
@@ -332,9 +332,9 @@ static Suite *request_suite(void)
         tcase_add_loop_test(tc, test_sec_is_krb5, 0, ELEMS(krb5_rows));
         suite_add_tcase(s, tc);
 
-        TCase *bugs = tcase_create("known_bugs");
-        tcase_add_test(bugs, test_known_bug_minorversion_order);
-        tcase_add_loop_test(bugs, test_known_bug_rdma_default_port, 0, ELEMS(rdma_rows));
+        TCase *bugs = tcase_create("regressions");
+        tcase_add_test(bugs, test_regression_minorversion_order);
+        tcase_add_loop_test(bugs, test_regression_rdma_default_port, 0, ELEMS(rdma_rows));
         suite_add_tcase(s, bugs);
         return s;
 }
