@@ -220,7 +220,7 @@ int config_parse(struct config *c, const char *file, const char *text)
                 size_t len = nl ? (size_t)(nl - p) : strlen(p);
                 lineno++;
                 if (len >= CONFIG_LINE_MAX) {
-                        config_add_error(c, "%s:%u: line longer than %d bytes, skipped", file,
+                        config_add_error(c, "%s:%u: line of %d bytes or more, skipped", file,
                                          lineno, CONFIG_LINE_MAX);
                         p += len + (nl ? 1 : 0);
                         continue;

@@ -303,7 +303,7 @@ config-errors)
     expect_err "$T/conf:3: nconnect_policy=maybe: nconnect_policy must be warn, refuse or follow"
     expect_err "$T/conf:4: section needs a pattern"
     expect_err "$T/conf:6: a mount point pattern must be an absolute path"
-    expect_err "$T/conf:10: line longer than 4096 bytes"
+    expect_err "$T/conf:10: line of 4096 bytes or more"
     expect_err "$T/conf:11: 'a,b' is not an option name"
     expect_err "$T/conf:12: read_ahead_kb=15y"
     run --check-config; expect_rc 1; expect_err "$T/conf:2:"

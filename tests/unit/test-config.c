@@ -193,7 +193,7 @@ START_TEST(test_long_line)
                 ck_assert_uint_eq(strlen(c.v[0].opts.v[0].value), len - 4);
         } else {
                 ck_assert_uint_eq(c.nerrors, 1);
-                ck_assert_str_eq(c.errors[0], "big.conf:2: line longer than 4096 bytes, skipped");
+                ck_assert_str_eq(c.errors[0], "big.conf:2: line of 4096 bytes or more, skipped");
                 ck_assert_uint_eq(c.v[0].opts.n, 1);
         }
         /* the line after is line 3 */
