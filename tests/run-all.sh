@@ -59,7 +59,7 @@ suite() { # suite BUILDDIR SETUP-ARGS... -- TEST-ARGS...
     echo "== $dir: meson setup ${setup[*]}"
     if [ -d "$dir" ]; then meson setup --reconfigure "$dir" "${setup[@]}" >/dev/null
     else meson setup "$dir" "${setup[@]}" >/dev/null; fi || { failed=$((failed + 1)); return; }
-    meson compile -C "$dir" 2>&1 | grep -E 'warning|error' && { echo "build warnings in $dir"; failed=$((failed + 1)); }
+    meson compile -C "$dir" 2>&1 | grep -E '(warning|error):' && { echo "build warnings in $dir"; failed=$((failed + 1)); }
     meson test -C "$dir" --print-errorlogs "${tests[@]}" | grep -vE '^ *[0-9]+/[0-9]+ .* OK ' 
     count "$dir"
 }
