@@ -110,7 +110,11 @@ if [ ! -f $RULE ] || ! grep -q nfsrahead $RULE || [ ! -x /usr/libexec/nfsrahead 
 	echo 'SUBSYSTEM=="bdi", ACTION=="add", ATTR{read_ahead_kb}="128"' >$RULE
 	RULE_NOTE="an equivalent rule $RULE (nfsrahead not shipped)"
 fi
-echo "  readahead: udev race uses $RULE_NOTE"
+# make the race certain: udev handles a bdi's add event a second late (a rule before the
+# nfsrahead one), so a plain write right after mount.nfs is always overwritten
+mkdir -p /etc/udev/rules.d
+echo 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="/bin/sleep 1"' >/etc/udev/rules.d/98-lab-slow-bdi.rules
+echo "  readahead: udev race uses $RULE_NOTE, delayed 1 s"
 
 # without the helper: the rule is live (nfsrahead's value for NFS is set in nfs.conf)
 udev_rule_live() {
@@ -128,11 +132,13 @@ udev_rule_live() {
 	*) want=640 ;;
 	esac
 	[ "$(ra_of "$a")" = "$want" ] || fail "with udev and plain mount.nfs, read_ahead_kb of $dev is $(ra_of "$a"), expected the rule's $want" || return
-	# for comparison (not a check): a plain write right after mount.nfs returns races the rule
+	# a plain write right after mount.nfs returns loses the race against the rule
 	umount "$a"
-	mount.nfs $SRV:/export/a "$a" -o vers=3 && echo 15360 >"/sys/class/bdi/$(mi_dev "$a")/read_ahead_kb"
+	xrun mount.nfs $SRV:/export/a "$a" -o vers=3
+	rc_is 0 || return
+	echo 15360 >"/sys/class/bdi/$(mi_dev "$a")/read_ahead_kb"
 	udevadm settle -t 10
-	echo "  readahead: a plain write of 15360 right after mount.nfs ended as $(ra_of "$a") (the rule writes $want)"
+	[ "$(ra_of "$a")" = "$want" ] || fail "a plain write of 15360 right after mount.nfs survived ($(ra_of "$a")): the lab's race is not set up" || return
 }
 
 udev_helper() { # VERS
@@ -156,4 +162,4 @@ t udev-race-v3 udev_helper 3
 t udev-race-v4.1 udev_helper 4.1
 t udev-race-v3-again udev_helper 3
 udev_stop
-rm -f /etc/nfs.conf.d/lab-rahead.conf /etc/udev/rules.d/99-nfs-lab.rules
+rm -f /etc/nfs.conf.d/lab-rahead.conf /etc/udev/rules.d/99-nfs-lab.rules /etc/udev/rules.d/98-lab-slow-bdi.rules
