@@ -49,7 +49,9 @@ for i in 1 2 3; do
 	t "warn-v3-round$i" race 3 warn $i
 done
 t warn-v4.1 race 4.1 warn 1
-for i in 1 2; do
+# without a lock both helpers would see no client yet and both mount: refuse shows it
+for i in 1 2 3 4; do
 	t "refuse-v3-round$i" race 3 refuse $i
 done
-t refuse-v4.1 race 4.1 refuse 1
+t refuse-v4.1-round1 race 4.1 refuse 1
+t refuse-v4.1-round2 race 4.1 refuse 2
