@@ -187,3 +187,60 @@ dropin() {
 	[ "$(mi_opt "$a" timeo)" = 300 ] || fail "timeo=$(mi_opt "$a" timeo), the command line's 300 must win" || return
 }
 t config-dropins dropin
+
+# test path overrides: honoured for an unprivileged process (root without setuid) ...
+env_override() {
+	local a
+	need_helper || return
+	a=$(mp a)
+	conf "[global]" "nconnect = 2"
+	printf '[global]\nnconnect = 3\n' >/tmp/lab/alt.conf
+	OUT=$(NFS_TUNED_CONFIG=/tmp/lab/alt.conf timeout 60 "$H" $SRV:/export/a "$a" -o vers=3 2>&1); RC=$?
+	log "  NFS_TUNED_CONFIG=/tmp/lab/alt.conf mount.nfs-tuned ... -> $RC: $OUT"
+	rc_is 0 || return
+	nconn_is "$a" 3 "NFS_TUNED_CONFIG honoured" || return
+}
+t env-override-honoured env_override
+
+# ... and ignored when the helper runs setuid (secure_getenv)
+env_setuid() {
+	need_helper || return
+	conf "[global]" "nconnect = 2"
+	printf '[global]\nnconnect = 3\n' >/tmp/lab/alt.conf
+	chmod 644 /tmp/lab/alt.conf
+	install -m 4755 -o root -g root "$H" /usr/local/sbin/mount.nfs-tuned-suid
+	OUT=$(setpriv --reuid=65534 --regid=65534 --clear-groups env NFS_TUNED_CONFIG=/tmp/lab/alt.conf \
+		timeout 60 /usr/local/sbin/mount.nfs-tuned-suid -f -v $SRV:/export/a $(mp x) -o vers=3 2>&1); RC=$?
+	rm -f /usr/local/sbin/mount.nfs-tuned-suid
+	log "  (setuid, as nobody) NFS_TUNED_CONFIG=/tmp/lab/alt.conf mount.nfs-tuned -f -v ... -> $RC"
+	log "$(echo "$OUT" | sed 's/^/    | /')"
+	out_lacks 'alt\.conf' "a setuid helper must ignore NFS_TUNED_CONFIG" || return
+	out_has "$CONF" "the real config is read" || return
+}
+t env-override-ignored-setuid env_setuid
+
+# mount_nfs is a [global] key only
+mount_nfs_global_only() {
+	local a
+	need_helper || return
+	a=$(mp a)
+	conf "[server \"$SRV\"]" "mount_nfs = /nonexistent/mount.nfs"
+	hrun $SRV:/export/a "$a" -o vers=3
+	rc_is 0 "mount_nfs in a [server] section is not used" || return
+	mounted "$a" || return
+}
+t mount_nfs-global-only mount_nfs_global_only
+t exit-version-long exit_code 0 --version
+
+as_umount4() {
+	local a
+	need_helper || return
+	a=$(mp a)
+	hrun $SRV:/export/a "$a" -o vers=4.2
+	rc_is 0 || return
+	ln -sf "$H" /tmp/lab/umount.nfs4
+	OUT=$(timeout 60 /tmp/lab/umount.nfs4 "$a" 2>&1); RC=$?
+	rc_is 0 "umount.nfs4" || return
+	not_mounted "$a" || return
+}
+t called-as-umount.nfs4 as_umount4
