@@ -45,3 +45,27 @@ second_addr_v() {
 	out_has "$(mi_opt "$b" addr)" "the real address appears" || return
 }
 t v4.1-second-address-verbose second_addr_v
+
+# version left to negotiation: no prediction before the mount (the server offers 4.2, so
+# the mount shares the 4.2 client); the verification reports the inherited nconnect
+negotiated() { # POLICY
+	local a b n
+	need_helper || return
+	a=$(mp a) b=$(mp b)
+	conf "[global]" "nconnect_policy = $1"
+	hrun $SRV:/export/a "$a" -o vers=4.2,nconnect=4
+	rc_is 0 || return
+	hrun $SRV:/export/b "$b" -o nconnect=8
+	rc_is 0 "no version: no prediction, the mount goes ahead" || return
+	mounted "$b" || return
+	n=$(mi_opt "$b" nconnect)
+	log "  kernel: $b vers=$(mi_opt "$b" vers) nconnect=$n xprts=$(xprts "$b")"
+	if [ "$n" != 8 ]; then
+		out_has 'warning:' "the kernel gave nconnect=$n, not 8 (vers=$(mi_opt "$b" vers))" || return
+		out_has 'nconnect' || return
+	else
+		out_quiet || return
+	fi
+}
+t negotiated-version-warn negotiated warn
+t negotiated-version-refuse negotiated refuse
