@@ -100,8 +100,8 @@ static int check_program(const struct program *prog, const char *config)
         int r = program_check(prog);
 
         if (r == -ELOOP) {
-                log_error("refusing to run %s: it is this helper itself (installed in place of "
-                          "mount.nfs without the real one moved aside?); set mount_nfs in [global] "
+                log_error("refusing to run %s: it is this helper itself, a divert loop (installed "
+                          "in place of mount.nfs without the real one moved aside?); set mount_nfs in [global] "
                           "of %s to the real binary, e.g. /sbin/mount.nfs.distrib", prog->path, config);
                 return EX_SYSERR;
         }
@@ -156,6 +156,7 @@ static void print_plan_clients(const struct clients *c, const struct nfs_addr *a
                 bool same_port = cl->key.port == req->port && streq(cl->key.transport, req->transport);
                 log_info("client: %s: %s, %s%s", d ? d : "?", nc, ms ? ms : "?",
                          cl == m->client ? " <- this mount shares it" :
+                         cl->other_netns ? " (made from another network namespace: separate)" :
                          !same_port ? " (other port or protocol: separate)" : "");
                 shown++;
         }

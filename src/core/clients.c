@@ -155,6 +155,8 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text)
                 unsigned port;
         } *lines = NULL;
 
+        if (!text)
+                return 0; /* nothing known: no client marked */
         for (const char *p = text; p && *p;) {
                 const char *nl = strchr(p, '\n');
                 size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -191,6 +193,17 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text)
                 nlines++;
         }
 
+        /* a mount here whose endpoint this netns has no client for: another netns made it */
+        for (size_t j = 0; j < c->n; j++) {
+                const struct client_key *k = &c->v[j].key;
+                bool listed = false;
+                for (size_t i = 0; i < nlines && !listed; i++)
+                        listed = k->vers.major == lines[i].major &&
+                                 nfs_addr_equal(&k->addr, &lines[i].addr) && k->port == lines[i].port;
+                if (!c->v[j].hidden && !listed)
+                        c->v[j].other_netns = true;
+        }
+
         for (size_t i = 0; i < nlines; i++) {
                 size_t same = 0, visible = 0, already = 0;
                 for (size_t j = 0; j < nlines; j++)
@@ -200,8 +213,8 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text)
                                 same++;
                 for (size_t j = 0; j < c->n; j++) {
                         const struct client_key *k = &c->v[j].key;
-                        if (k->vers.major == lines[i].major && nfs_addr_equal(&k->addr, &lines[i].addr) &&
-                            k->port == lines[i].port)
+                        if (!c->v[j].other_netns && k->vers.major == lines[i].major &&
+                            nfs_addr_equal(&k->addr, &lines[i].addr) && k->port == lines[i].port)
                                 *(c->v[j].hidden ? &already : &visible) += 1;
                 }
                 if (same > visible + already) {
@@ -250,7 +263,7 @@ void clients_match(const struct clients *c, const struct nfs_request *req,
 
         for (size_t i = 0; i < c->n; i++) {
                 const struct nfs_client *cl = &c->v[i];
-                if (!endpoint_equal(&cl->key, req, addr))
+                if (cl->other_netns || !endpoint_equal(&cl->key, req, addr))
                         continue;
                 if (version_matches(cl->key.vers, req->vers)) {
                         m.client = cl;

@@ -36,6 +36,8 @@ struct client_key {
 struct nfs_client {
         struct client_key key;
         bool hidden;            /* in nfsfs, no mount here shows it: nconnect unknown */
+        bool other_netns;       /* mounts here show it, nfsfs of this netns does not: the
+                                 * mount was made from another network namespace */
         unsigned nconnect;      /* 0 when unknown */
         size_t *mounts;         /* indices into clients.mounts */
         size_t nmounts;
@@ -62,7 +64,9 @@ int clients_add_mount(struct clients *c, struct nfs_mount *m); /* takes ownershi
 int clients_group(struct clients *c);
 /*
  * Adds the clients of /proc/fs/nfsfs/servers that no mount here accounts for (another mount
- * namespace).  Returns the number of malformed lines skipped.
+ * namespace), and marks the clients of mounts here that the file does not list (made from
+ * another network namespace: the kernel keeps clients per netns).  Returns the number of
+ * malformed lines skipped.
  */
 int clients_add_nfsfs_servers(struct clients *c, const char *text);
 

@@ -149,6 +149,18 @@ hostname-same-address)
     run localhost:/y "$DIR" -f -o vers=4.1,tcp,nconnect=4
     expect_rc 32; expect_err "with /mnt/lo (127.0.0.1:/)"
     ;;
+other-network-namespace)
+    # /mnt/v6 shows in this mount table, but this netns has no client to fd00::1: it was
+    # mounted from another network namespace, whose clients are separate
+    fixture mountinfo-v41-loopback
+    cp "$FIXTURES/nfsfs-servers-other-netns" "$T/nfsfs/servers"
+    conf 'nconnect_policy = refuse'
+    run "[fd00::1]:/z" "$DIR" -f -v -o vers=4.2,nconnect=4
+    expect_rc 0; expect_err "(made from another network namespace: separate)"
+    expect_err "verdict: new client"
+    run 127.0.0.1:/z "$DIR" -f -o vers=4.1,nconnect=4
+    expect_rc 32
+    ;;
 ipv6-literal)
     fixture mountinfo-v41-loopback
     conf 'nconnect_policy = refuse' '[server "fd00::/8"]' 'krb5_policy = refuse'
