@@ -33,24 +33,30 @@ void config_done(struct config *c)
         *c = (struct config){ 0 };
 }
 
-int config_add_error(struct config *c, const char *fmt, ...)
+/* Appends a formatted line to a string array. */
+_printf_(3, 0) static int strv_append(char ***v, size_t *n, const char *fmt, va_list ap)
 {
-        char *s, **v;
-        va_list ap;
+        char *s, **nv;
 
-        va_start(ap, fmt);
-        int r = vasprintf(&s, fmt, ap);
-        va_end(ap);
-        if (r < 0)
+        if (vasprintf(&s, fmt, ap) < 0)
                 return -ENOMEM;
-        v = realloc(c->errors, (c->nerrors + 1) * sizeof(*v));
-        if (!v) {
+        nv = realloc(*v, (*n + 1) * sizeof(*nv));
+        if (!nv) {
                 free(s);
                 return -ENOMEM;
         }
-        c->errors = v;
-        c->errors[c->nerrors++] = s;
+        *v = nv;
+        nv[(*n)++] = s;
         return 0;
+}
+
+int config_add_error(struct config *c, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        int r = strv_append(&c->errors, &c->nerrors, fmt, ap);
+        va_end(ap);
+        return r;
 }
 
 bool is_helper_key(const char *name)
@@ -390,24 +396,13 @@ static int merged_push(struct merged *m, const struct opt *o, const struct conf_
         return 0;
 }
 
-static int merged_note(struct merged *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int merged_note(struct merged *m, const char *fmt, ...)
+_printf_(2, 3) static int merged_note(struct merged *m, const char *fmt, ...)
 {
-        char *s, **v;
         va_list ap;
         va_start(ap, fmt);
-        int r = vasprintf(&s, fmt, ap);
+        int r = strv_append(&m->notes, &m->nnotes, fmt, ap);
         va_end(ap);
-        if (r < 0)
-                return -ENOMEM;
-        v = realloc(m->notes, (m->nnotes + 1) * sizeof(*v));
-        if (!v) {
-                free(s);
-                return -ENOMEM;
-        }
-        m->notes = v;
-        v[m->nnotes++] = s;
-        return 0;
+        return r;
 }
 
 static bool merged_has_group(const struct merged *m, const char *group)
