@@ -50,6 +50,18 @@ k_netns() {
 }
 t netns-separates k_netns
 
+k_netns3() {
+	local a b
+	a=$(mp a) b=$(mp b)
+	xrun mount.nfs $SRV:/export/a "$a" -o vers=3,nconnect=4
+	rc_is 0 || return
+	xrun ip netns exec other sh -c "grep -q ' $a .*nconnect=4' /proc/self/mountinfo || exit 10
+		mount.nfs $SRV:/export/b $b -o vers=3,nolock,nconnect=2 && grep -E ' $b ' /proc/self/mountinfo; umount $b"
+	rc_is 0 || return
+	out_has "$b .*nconnect=2" "the root netns's NFSv3 client is not shared" || return
+}
+t netns-separates-v3 k_netns3
+
 # the bdi of a new superblock starts at 128 KiB and can be written; a second mount of
 # the same export shares the superblock (same maj:min)
 k_bdi() {
