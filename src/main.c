@@ -83,18 +83,6 @@ static void report_config_errors(const struct config *c)
                 log_warning("%s", c->errors[i]);
 }
 
-/* mount_nfs from [global] only: umount.nfs has no mount to match sections on. */
-static const char *global_mount_nfs(const struct config *c, const char *def)
-{
-        const char *v = def;
-        for (size_t i = 0; i < c->n; i++) {
-                const struct opt *o;
-                if (c->v[i].kind == SECTION_GLOBAL && (o = optlist_find(&c->v[i].opts, "mount_nfs")))
-                        v = o->value;
-        }
-        return v;
-}
-
 static int check_program(const struct program *prog, const char *config)
 {
         int r = program_check(prog);
@@ -164,6 +152,132 @@ static void print_plan_clients(const struct clients *c, const struct nfs_addr *a
                 log_info("client: none to this address: the mount creates a new client");
 }
 
+static void print_plan(const struct cmdline *cl, int naddrs, const struct nfs_addr *addrs,
+                       const struct nfs_addr *primary, const struct nfs_request *req,
+                       const struct merged *merged, const struct clients *clients,
+                       const struct client_match *match)
+{
+        char all[RESOLVE_MAX * (NFS_ADDR_STRLEN + 2)] = "", abuf[NFS_ADDR_STRLEN], vbuf[32];
+
+        for (int i = 0; i < naddrs; i++) {
+                strcat(all, i ? ", " : "");
+                strcat(all, nfs_addr_to_string(&addrs[i], abuf));
+        }
+        log_info("endpoint: %s -> %s (mount.nfs uses %s), port %u, NFS%s%s over %s%s", cl->spec,
+                 naddrs ? all : "unresolved", primary ? nfs_addr_to_string(primary, abuf) : "none",
+                 req->port, req->vers.major ? "v" : " version ",
+                 nfs_version_to_string(req->vers, vbuf, sizeof(vbuf)), req->transport,
+                 streq(req->xprtsec, "none") ? "" : ", xprtsec");
+        for (size_t i = 0; i < merged->napplied; i++) {
+                const struct conf_section *s = merged->applied[i];
+                log_info("config: %s:%u [%s%s%s%s] applies", s->file, s->line,
+                         section_kind_to_string(s->kind), s->pattern ? " \"" : "",
+                         s->pattern ? s->pattern : "", s->pattern ? "\"" : "");
+        }
+        for (size_t i = 0; i < merged->n; i++)
+                if (merged->v[i].from)
+                        log_info("config: %s%s%s from %s:%u", merged->v[i].opt.name,
+                                 merged->v[i].opt.value ? "=" : "",
+                                 merged->v[i].opt.value ? merged->v[i].opt.value : "",
+                                 merged->v[i].from->file, merged->v[i].line);
+        for (size_t i = 0; i < merged->nnotes; i++)
+                log_info("config: %s", merged->notes[i]);
+        if (primary)
+                print_plan_clients(clients, primary, req, match);
+}
+
+static int print_exec(const struct program *prog, char **argv, const struct settings *set)
+{
+        size_t len = strlen(prog->path) + 1;
+        for (char **a = argv + 1; *a; a++)
+                len += strlen(*a) + 1;
+        _cleanup_free_ char *line = malloc(len);
+        if (!line)
+                return -ENOMEM;
+        char *q = stpcpy(line, prog->path);
+        for (char **a = argv + 1; *a; a++)
+                q += sprintf(q, " %s", *a);
+        log_info("exec: %s (as %s)", line, argv[0]);
+        if (set->read_ahead.kind == READ_AHEAD_KEEP)
+                log_info("read-ahead: left alone (read_ahead_kb not set)");
+        else if (set->read_ahead.kind == READ_AHEAD_KB)
+                log_info("read-ahead: %lu KiB on the new superblock's bdi", set->read_ahead.n);
+        else
+                log_info("read-ahead: %lu x the effective rsize on the new superblock's bdi",
+                         set->read_ahead.n);
+        return 0;
+}
+
+/* What the kernel really did, against the plan: warnings only, the mount stays. */
+static void verify_mount(const char *dir, const struct nfs_mount *newm, const struct verdict *v,
+                         const struct nfs_addr *primary, const struct clients *clients)
+{
+        char abuf[NFS_ADDR_STRLEN], pbuf[NFS_ADDR_STRLEN], vbuf[32];
+        unsigned expect = v->effective ? v->effective : v->requested;
+        const struct nfs_client *joined = NULL;
+        struct client_key nk = { .addr = newm->addr, .port = newm->port, .vers = newm->vers };
+
+        memcpy(nk.transport, newm->transport, sizeof(nk.transport));
+        memcpy(nk.xprtsec, newm->xprtsec, sizeof(nk.xprtsec));
+        for (size_t i = 0; i < clients->n; i++)
+                if (!clients->v[i].hidden && !clients->v[i].other_netns &&
+                    client_key_equal(&clients->v[i].key, &nk))
+                        joined = &clients->v[i];
+        _cleanup_free_ char *ms = joined ? client_mounts_describe(joined, clients) : NULL;
+
+        log_info("verified: %s is NFSv%s, server address %s, nconnect=%u, rsize=%lu, bdi %u:%u",
+                 dir, nfs_version_to_string(newm->vers, vbuf, sizeof(vbuf)),
+                 nfs_addr_to_string(&newm->addr, abuf), newm->nconnect, newm->rsize,
+                 major(newm->dev), minor(newm->dev));
+        if (expect && newm->nconnect != expect)
+                log_warning("the kernel gave %s nconnect=%u, not the %u planned: %s%s%s", dir,
+                            newm->nconnect, expect,
+                            joined ? "it joined the existing client of " :
+                                     "another mount of this server raced this one, or the "
+                                     "negotiated version landed on an existing client",
+                            ms ? ms : "", joined ? "; unmount those first to change it" : "");
+        if (primary && !nfs_addr_equal(&newm->addr, primary))
+                log_warning("the kernel uses server address %s for %s, not %s: %s%s",
+                            nfs_addr_to_string(&newm->addr, abuf), dir,
+                            nfs_addr_to_string(primary, pbuf),
+                            joined ? "NFSv4 trunking found the same server and merged the mount "
+                                     "into the existing client of " :
+                                     "the server was reached through another address",
+                            ms ? ms : "");
+}
+
+/* Only a new superblock has a bdi of its own; a failure is a warning, the mount stays. */
+static void set_read_ahead(const struct paths *p, const char *dir, const struct nfs_mount *newm,
+                           unsigned long kb, const dev_t *sbs, size_t nsbs,
+                           struct bdi_watch *watch)
+{
+        unsigned maj = major(newm->dev), min = minor(newm->dev);
+        unsigned long old = 0, now = 0, page_kb = (unsigned long)sysconf(_SC_PAGESIZE) / 1024;
+        int r;
+
+        for (size_t i = 0; i < nsbs; i++)
+                if (sbs[i] == newm->dev) {
+                        log_info("read-ahead: %s shares the superblock (bdi %u:%u) of an earlier "
+                                 "mount; its read-ahead is left alone", dir, maj, min);
+                        return;
+                }
+        /* after udev's own rules (nfs-utils' nfsrahead) for this bdi, so they cannot undo it */
+        if (watch && (r = bdi_watch_wait(watch, newm->dev, UDEV_WAIT_MS)) < 0)
+                log_warning("udev did not report bdi %u:%u within %d ms (%s); writing read_ahead_kb "
+                            "now, a udev rule may still overwrite it", maj, min, UDEV_WAIT_MS,
+                            strerror(-r));
+        r = bdi_set_read_ahead(p->sysfs, newm->dev, kb, &old, &now);
+        if (r < 0)
+                log_warning("mounted, but cannot set read_ahead_kb of bdi %u:%u to %lu: %s; the "
+                            "mount keeps the kernel's value", maj, min, kb, strerror(-r));
+        /* the kernel keeps whole pages */
+        else if (now != kb && (page_kb == 0 || now != kb / page_kb * page_kb))
+                log_warning("read_ahead_kb of bdi %u:%u reads %lu after writing %lu", maj, min,
+                            now, kb);
+        else
+                log_info("read-ahead: bdi %u:%u read_ahead_kb %lu -> %lu", maj, min, old, now);
+}
+
 static int do_mount(const struct cmdline *cl, const struct paths *p, const struct config *conf,
                     const struct program *prog)
 {
@@ -180,7 +294,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
         char **argv = NULL;
         dev_t *sbs = NULL;
         size_t nsbs = 0;
-        char abuf[NFS_ADDR_STRLEN], vbuf[32];
+        char abuf[NFS_ADDR_STRLEN];
         int naddrs, rc = EX_SYSERR, r;
 
         if (nfs_spec_parse(cl->spec, &spec) < 0) {
@@ -221,7 +335,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
 
         struct settings set;
         const struct merged_opt *bad = NULL;
-        if (settings_from_merged(&merged, p->mount_nfs, &set, &bad) < 0) {
+        if (settings_from_merged(&merged, &set, &bad) < 0) {
                 log_error("%s=%s on the command line is not valid: see nfs-tuned.conf(5)",
                           bad->opt.name, bad->opt.value ? bad->opt.value : "");
                 rc = EX_USAGE;
@@ -280,37 +394,8 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
         };
         struct verdict v = policy_decide(&pin);
 
-        /* the plan, for -v */
-        if (report_verbose()) {
-                char all[RESOLVE_MAX * (NFS_ADDR_STRLEN + 2)] = "";
-                for (int i = 0; i < naddrs; i++) {
-                        char b[NFS_ADDR_STRLEN];
-                        strcat(all, i ? ", " : "");
-                        strcat(all, nfs_addr_to_string(&addrs[i], b));
-                }
-                log_info("endpoint: %s -> %s (mount.nfs uses %s), port %u, NFS%s%s over %s%s",
-                         cl->spec, naddrs ? all : "unresolved",
-                         primary ? nfs_addr_to_string(primary, abuf) : "none", req.port,
-                         req.vers.major ? "v" : " version ",
-                         nfs_version_to_string(req.vers, vbuf, sizeof(vbuf)), req.transport,
-                         streq(req.xprtsec, "none") ? "" : ", xprtsec");
-                for (size_t i = 0; i < merged.napplied; i++) {
-                        const struct conf_section *s = merged.applied[i];
-                        log_info("config: %s:%u [%s%s%s%s] applies", s->file, s->line,
-                                 section_kind_to_string(s->kind), s->pattern ? " \"" : "",
-                                 s->pattern ? s->pattern : "", s->pattern ? "\"" : "");
-                }
-                for (size_t i = 0; i < merged.n; i++)
-                        if (merged.v[i].from)
-                                log_info("config: %s%s%s from %s:%u", merged.v[i].opt.name,
-                                         merged.v[i].opt.value ? "=" : "",
-                                         merged.v[i].opt.value ? merged.v[i].opt.value : "",
-                                         merged.v[i].from->file, merged.v[i].line);
-                for (size_t i = 0; i < merged.nnotes; i++)
-                        log_info("config: %s", merged.notes[i]);
-                if (primary)
-                        print_plan_clients(&clients, primary, &req, &match);
-        }
+        if (report_verbose())
+                print_plan(cl, naddrs, addrs, primary, &req, &merged, &clients, &match);
 
         ncmsg = verdict_nconnect_message(&v, &clients, &req);
         kmsg = verdict_krb5_message(&v, &clients, &req);
@@ -340,25 +425,8 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
         if ((r = plan_options(&merged, &v, &final)) < 0 || !(opts = optlist_to_string(&final)) ||
             plan_argv(cl, opts, &argv) < 0)
                 goto oom;
-        if (report_verbose()) {
-                size_t len = strlen(prog->path) + 1;
-                for (char **a = argv + 1; *a; a++)
-                        len += strlen(*a) + 3;
-                _cleanup_free_ char *line = malloc(len);
-                if (!line)
-                        goto oom;
-                char *q = stpcpy(line, prog->path);
-                for (char **a = argv + 1; *a; a++)
-                        q += sprintf(q, " %s", *a);
-                log_info("exec: %s (as %s)", line, argv[0]);
-                if (set.read_ahead.kind == READ_AHEAD_KEEP)
-                        log_info("read-ahead: left alone (read_ahead_kb not set)");
-                else if (set.read_ahead.kind == READ_AHEAD_KB)
-                        log_info("read-ahead: %lu KiB on the new superblock's bdi", set.read_ahead.n);
-                else
-                        log_info("read-ahead: %lu x the effective rsize on the new superblock's bdi",
-                                 set.read_ahead.n);
-        }
+        if (report_verbose() && print_exec(prog, argv, &set) < 0)
+                goto oom;
         if (cl->fake) {
                 rc = EX_OK;
                 goto out;
@@ -372,7 +440,6 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
         if (rc != EX_OK)
                 goto out;
 
-        /* verification: what the kernel really did; warnings only, the mount stays */
         r = find_mount(p, dir, &newm);
         if (r < 0) {
                 const struct opt *bg = optlist_find(&final, "bg");
@@ -384,38 +451,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                                     dir, p->mountinfo);
                 goto out;
         }
-        unsigned expect = v.effective ? v.effective : v.requested;
-        const struct nfs_client *joined = NULL;
-        struct client_key nk = { .addr = newm.addr, .port = newm.port, .vers = newm.vers };
-        memcpy(nk.transport, newm.transport, sizeof(nk.transport));
-        memcpy(nk.xprtsec, newm.xprtsec, sizeof(nk.xprtsec));
-        for (size_t i = 0; i < clients.n; i++)
-                if (!clients.v[i].hidden && client_key_equal(&clients.v[i].key, &nk))
-                        joined = &clients.v[i];
-        log_info("verified: %s is NFSv%s, server address %s, nconnect=%u, rsize=%lu, bdi %u:%u",
-                 dir, nfs_version_to_string(newm.vers, vbuf, sizeof(vbuf)),
-                 nfs_addr_to_string(&newm.addr, abuf), newm.nconnect, newm.rsize,
-                 major(newm.dev), minor(newm.dev));
-        if (expect && newm.nconnect != expect) {
-                _cleanup_free_ char *ms = joined ? client_mounts_describe(joined, &clients) : NULL;
-                log_warning("the kernel gave %s nconnect=%u, not the %u planned: %s%s%s", dir,
-                            newm.nconnect, expect,
-                            joined ? "it joined the existing client of " : "another mount of this "
-                            "server raced this one, or the negotiated version landed on an "
-                            "existing client",
-                            ms ? ms : "", joined ? "; unmount those first to change it" : "");
-        }
-        if (primary && !nfs_addr_equal(&newm.addr, primary)) {
-                char pb[NFS_ADDR_STRLEN];
-                _cleanup_free_ char *ms = joined ? client_mounts_describe(joined, &clients) : NULL;
-                log_warning("the kernel uses server address %s for %s, not %s: %s%s",
-                            nfs_addr_to_string(&newm.addr, abuf), dir,
-                            nfs_addr_to_string(primary, pb),
-                            joined ? "NFSv4 trunking found the same server and merged the mount "
-                                     "into the existing client of " :
-                                     "the server was reached through another address",
-                            ms ? ms : "");
-        }
+        verify_mount(dir, &newm, &v, primary, &clients);
 
         /* the client is settled: other helpers for this server may go on */
         if (lockfd >= 0) {
@@ -423,34 +459,9 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                 lockfd = -1;
         }
 
-        /* read-ahead: only a new superblock has a bdi of its own */
         unsigned long kb = read_ahead_kb(&set.read_ahead, newm.rsize);
-        bool shared_sb = false;
-        for (size_t i = 0; i < nsbs; i++)
-                shared_sb |= sbs[i] == newm.dev;
-        if (!kb)
-                goto out;
-        if (shared_sb) {
-                log_info("read-ahead: %s shares the superblock (bdi %u:%u) of an earlier mount; "
-                         "its read-ahead is left alone", dir, major(newm.dev), minor(newm.dev));
-                goto out;
-        }
-        if (watch && (r = bdi_watch_wait(watch, newm.dev, UDEV_WAIT_MS)) < 0)
-                log_warning("udev did not report bdi %u:%u within %d ms (%s); writing read_ahead_kb "
-                            "now, a udev rule may still overwrite it", major(newm.dev),
-                            minor(newm.dev), UDEV_WAIT_MS, strerror(-r));
-        unsigned long old = 0, now = 0;
-        r = bdi_set_read_ahead(p->sysfs, newm.dev, kb, &old, &now);
-        if (r < 0)
-                log_warning("mounted, but cannot set read_ahead_kb of bdi %u:%u to %lu: %s; the "
-                            "mount keeps the kernel's value", major(newm.dev), minor(newm.dev), kb,
-                            strerror(-r));
-        else if (now != kb && now != (kb & ~3UL))
-                log_warning("read_ahead_kb of bdi %u:%u reads %lu after writing %lu", major(newm.dev),
-                            minor(newm.dev), now, kb);
-        else
-                log_info("read-ahead: bdi %u:%u read_ahead_kb %lu -> %lu", major(newm.dev),
-                         minor(newm.dev), old, now);
+        if (kb)
+                set_read_ahead(p, dir, &newm, kb, sbs, nsbs, watch);
         goto out;
 
 oom:
@@ -514,7 +525,7 @@ int main(int argc, char **argv)
                         rc = EX_SYSERR;
                         break;
                 }
-                program_open(&prog, global_mount_nfs(&conf, p.mount_nfs));
+                program_open(&prog, config_global_value(&conf, "mount_nfs", p.mount_nfs));
                 if (cl.mode == RUN_UMOUNT) {
                         rc = do_umount(argv, &p, &prog);
                         break;

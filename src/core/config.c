@@ -328,6 +328,17 @@ int config_parse(struct config *c, const char *file, const char *text)
         return 0;
 }
 
+const char *config_global_value(const struct config *c, const char *key, const char *def)
+{
+        const char *v = def;
+        for (size_t i = 0; i < c->n; i++) {
+                const struct opt *o;
+                if (c->v[i].kind == SECTION_GLOBAL && (o = optlist_find(&c->v[i].opts, key)))
+                        v = o->value;
+        }
+        return v;
+}
+
 static bool has_glob(const char *s)
 {
         return strpbrk(s, "*?[") != NULL;

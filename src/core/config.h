@@ -45,6 +45,9 @@ struct match_input {
         const char *dir;               /* the mount point */
 };
 
+/* The last value of `key` in the [global] sections, or `def`. */
+const char *config_global_value(const struct config *c, const char *key, const char *def);
+
 bool section_matches(const struct conf_section *s, const struct match_input *in);
 const char *section_kind_to_string(enum section_kind k);
 

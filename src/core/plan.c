@@ -7,13 +7,12 @@
 
 #include "macro.h"
 
-int settings_from_merged(const struct merged *m, const char *default_mount_nfs,
-                         struct settings *ret, const struct merged_opt **ret_bad)
+int settings_from_merged(const struct merged *m, struct settings *ret,
+                         const struct merged_opt **ret_bad)
 {
         struct settings s = { .read_ahead = { READ_AHEAD_KEEP, 0 },
                               .nconnect_policy = POLICY_WARN,
-                              .krb5_policy = POLICY_WARN,
-                              .mount_nfs = default_mount_nfs };
+                              .krb5_policy = POLICY_WARN };
         const struct merged_opt *o;
 
         if ((o = merged_find(m, "read_ahead_kb")) && read_ahead_parse(o->opt.value, &s.read_ahead) < 0)
@@ -24,12 +23,11 @@ int settings_from_merged(const struct merged *m, const char *default_mount_nfs,
         if ((o = merged_find(m, "krb5_policy")) &&
             (policy_parse(o->opt.value, &s.krb5_policy) < 0 || s.krb5_policy == POLICY_FOLLOW))
                 goto bad;
-        if ((o = merged_find(m, "mount_nfs"))) {
-                /* never from the command line: it names the program run as root */
-                if (!o->from || !o->opt.value || o->opt.value[0] != '/')
+        for (size_t i = 0; i < m->n; i++)
+                if (!m->v[i].from && streq(m->v[i].opt.name, "mount_nfs")) {
+                        o = &m->v[i];
                         goto bad;
-                s.mount_nfs = o->opt.value;
-        }
+                }
         *ret = s;
         return 0;
 bad:

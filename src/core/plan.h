@@ -11,12 +11,15 @@ struct settings {
         struct read_ahead read_ahead;
         enum policy nconnect_policy;
         enum policy krb5_policy;
-        const char *mount_nfs;  /* points into the merged list or the default */
 };
 
-/* Helper keys given on the command line that are not allowed there, or bad values. */
-int settings_from_merged(const struct merged *m, const char *default_mount_nfs,
-                         struct settings *ret, const struct merged_opt **ret_bad);
+/*
+ * Bad helper-key values from the command line (the config's are checked when parsed), and
+ * mount_nfs there at all: it names the program run as root, so it comes from [global] only
+ * (config_global_value()).
+ */
+int settings_from_merged(const struct merged *m, struct settings *ret,
+                         const struct merged_opt **ret_bad);
 
 /* The options for mount.nfs: helper keys removed, nconnect dropped when following. */
 int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret);

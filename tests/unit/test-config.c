@@ -673,10 +673,32 @@ START_TEST(test_regression_request_values_unchecked)
 }
 END_TEST
 
+static const struct {
+        const char *text, *def, *want;
+} global_value_rows[] = {
+        { "", "/sbin/mount.nfs", "/sbin/mount.nfs" },
+        { "mount_nfs = /a\n", "/d", "/a" },
+        { "[global]\nmount_nfs = /a\n[global]\nmount_nfs = /b\n", "/d", "/b" },
+        /* never from a server or mount point section (rejected there when parsed anyway) */
+        { "[server \"s\"]\nmount_nfs = /s\n", "/d", "/d" },
+        { "[global]\nhard\n", "/d", "/d" },
+};
+
+START_TEST(test_global_value)
+{
+        struct config c = { 0 };
+        ck_assert_int_eq(config_parse(&c, "g.conf", global_value_rows[_i].text), 0);
+        ck_assert_str_eq(config_global_value(&c, "mount_nfs", global_value_rows[_i].def),
+                         global_value_rows[_i].want);
+        config_done(&c);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
         Suite *s = suite_create("config");
         TCase *tc = tcase_create("parse");
+        tcase_add_loop_test(tc, test_global_value, 0, ELEMS(global_value_rows));
         tcase_add_loop_test(tc, test_parse, 0, ELEMS(parse_rows));
         tcase_add_loop_test(tc, test_long_line, 0, ELEMS(long_rows));
         tcase_add_test(tc, test_too_many_options);

@@ -4,7 +4,6 @@
 #include "plan.h"
 #include "unit.h"
 
-#define DEFAULT_MOUNT_NFS "/sbin/mount.nfs"
 
 /* Builds the merged options of a config text and a command line (host "s", dir "/m"). */
 static void merge(const char *conf, const char *cmd, struct config *c, struct merged *m)
@@ -27,57 +26,54 @@ static const struct {
         int ra_kind;
         unsigned long ra_n;
         enum policy ncpol, krbpol;
-        const char *mount_nfs;
 } settings_rows[] = {
         /* 0: defaults */
-        { "", "", 0, NULL, false, READ_AHEAD_KEEP, 0, POLICY_WARN, POLICY_WARN, DEFAULT_MOUNT_NFS },
+        { "", "", 0, NULL, false, READ_AHEAD_KEEP, 0, POLICY_WARN, POLICY_WARN },
         { "read_ahead_kb = 15360\nnconnect_policy = refuse\nkrb5_policy = refuse\nmount_nfs = /opt/mount.nfs\n",
-          "", 0, NULL, false, READ_AHEAD_KB, 15360, POLICY_REFUSE, POLICY_REFUSE, "/opt/mount.nfs" },
-        { "read_ahead_kb = 15x\n", "", 0, NULL, false, READ_AHEAD_RSIZE_MULT, 15, POLICY_WARN, POLICY_WARN,
-          DEFAULT_MOUNT_NFS },
+          "", 0, NULL, false, READ_AHEAD_KB, 15360, POLICY_REFUSE, POLICY_REFUSE },
+        { "read_ahead_kb = 15x\n", "", 0, NULL, false, READ_AHEAD_RSIZE_MULT, 15, POLICY_WARN, POLICY_WARN },
         /* helper keys on the command line override the config */
         { "read_ahead_kb = 15360\nnconnect_policy = refuse\n", "read_ahead_kb=keep,nconnect_policy=follow", 0, NULL,
-          false, READ_AHEAD_KEEP, 0, POLICY_FOLLOW, POLICY_WARN, DEFAULT_MOUNT_NFS },
+          false, READ_AHEAD_KEEP, 0, POLICY_FOLLOW, POLICY_WARN },
         { "[mountpoint /m]\nread_ahead_kb = 4x\n[global]\nread_ahead_kb = 8x\n", "", 0, NULL, false,
-          READ_AHEAD_RSIZE_MULT, 4, POLICY_WARN, POLICY_WARN, DEFAULT_MOUNT_NFS },
+          READ_AHEAD_RSIZE_MULT, 4, POLICY_WARN, POLICY_WARN },
         /* 5: bad values from the command line */
-        { "", "read_ahead_kb=lots", -EINVAL, "read_ahead_kb", false, 0, 0, 0, 0, NULL },
-        { "", "read_ahead_kb", -EINVAL, "read_ahead_kb", false, 0, 0, 0, 0, NULL },
-        { "", "nconnect_policy=maybe", -EINVAL, "nconnect_policy", false, 0, 0, 0, 0, NULL },
-        { "", "nconnect_policy", -EINVAL, "nconnect_policy", false, 0, 0, 0, 0, NULL },
-        { "", "krb5_policy=follow", -EINVAL, "krb5_policy", false, 0, 0, 0, 0, NULL },
+        { "", "read_ahead_kb=lots", -EINVAL, "read_ahead_kb", false, 0, 0, 0, 0 },
+        { "", "read_ahead_kb", -EINVAL, "read_ahead_kb", false, 0, 0, 0, 0 },
+        { "", "nconnect_policy=maybe", -EINVAL, "nconnect_policy", false, 0, 0, 0, 0 },
+        { "", "nconnect_policy", -EINVAL, "nconnect_policy", false, 0, 0, 0, 0 },
+        { "", "krb5_policy=follow", -EINVAL, "krb5_policy", false, 0, 0, 0, 0 },
         /* 10 */
-        { "", "krb5_policy=Warn", -EINVAL, "krb5_policy", false, 0, 0, 0, 0, NULL },
+        { "", "krb5_policy=Warn", -EINVAL, "krb5_policy", false, 0, 0, 0, 0 },
         /* mount_nfs never from the command line, even with a config one */
-        { "", "mount_nfs=/tmp/evil", -EINVAL, "mount_nfs", false, 0, 0, 0, 0, NULL },
-        { "mount_nfs = /opt/mount.nfs\n", "mount_nfs=/tmp/evil", -EINVAL, "mount_nfs", false, 0, 0, 0, 0, NULL },
-        { "", "mount_nfs", -EINVAL, "mount_nfs", false, 0, 0, 0, 0, NULL },
+        { "", "mount_nfs=/tmp/evil", -EINVAL, "mount_nfs", false, 0, 0, 0, 0 },
+        { "mount_nfs = /opt/mount.nfs\n", "mount_nfs=/tmp/evil", -EINVAL, "mount_nfs", false, 0, 0, 0, 0 },
+        { "", "mount_nfs", -EINVAL, "mount_nfs", false, 0, 0, 0, 0 },
         /* the last one of a repeated command-line key counts */
         { "", "nconnect_policy=bogus,nconnect_policy=refuse", 0, NULL, false, READ_AHEAD_KEEP, 0, POLICY_REFUSE,
-          POLICY_WARN, DEFAULT_MOUNT_NFS },
+          POLICY_WARN },
 };
 
 START_TEST(test_settings)
 {
         struct config c;
         struct merged m = { 0 };
-        struct settings s = { .mount_nfs = "untouched" };
+        struct settings s = { .krb5_policy = POLICY_FOLLOW }; /* no valid result has it */
         const struct merged_opt *bad = NULL;
         merge(settings_rows[_i].conf, settings_rows[_i].cmd, &c, &m);
-        int r = settings_from_merged(&m, DEFAULT_MOUNT_NFS, &s, &bad);
+        int r = settings_from_merged(&m, &s, &bad);
         ck_assert_msg(r == settings_rows[_i].rc, "row %d: rc %d", _i, r);
         if (r < 0) {
                 ck_assert_ptr_nonnull(bad);
                 ck_assert_str_eq(bad->opt.name, settings_rows[_i].bad);
                 ck_assert_int_eq(bad->from != NULL, settings_rows[_i].bad_from_config);
-                ck_assert_str_eq(s.mount_nfs, "untouched");
+                ck_assert_int_eq(s.krb5_policy, POLICY_FOLLOW); /* untouched */
         } else {
                 ck_assert_ptr_null(bad);
                 ck_assert_int_eq(s.read_ahead.kind, settings_rows[_i].ra_kind);
                 ck_assert_uint_eq(s.read_ahead.n, settings_rows[_i].ra_n);
                 ck_assert_int_eq(s.nconnect_policy, settings_rows[_i].ncpol);
                 ck_assert_int_eq(s.krb5_policy, settings_rows[_i].krbpol);
-                ck_assert_str_eq(s.mount_nfs, settings_rows[_i].mount_nfs);
         }
         merged_done(&m);
         config_done(&c);
@@ -90,7 +86,7 @@ START_TEST(test_settings_null_bad)
         struct merged m = { 0 };
         struct settings s;
         merge("", "krb5_policy=follow", &c, &m);
-        ck_assert_int_eq(settings_from_merged(&m, DEFAULT_MOUNT_NFS, &s, NULL), -EINVAL);
+        ck_assert_int_eq(settings_from_merged(&m, &s, NULL), -EINVAL);
         merged_done(&m);
         config_done(&c);
 }
