@@ -244,3 +244,23 @@ as_umount4() {
 	not_mounted "$a" || return
 }
 t called-as-umount.nfs4 as_umount4
+
+# -r, -w, -s reach mount.nfs
+flag_r() {
+	local a
+	need_helper || return
+	a=$(mp a)
+	hrun -r $SRV:/export/a "$a" -o vers=3
+	rc_is 0 || return
+	mi "$a" | awk '{ print $6 }' | grep -Eq '^ro(,|$)' || fail "-r: not read-only: $(mi "$a")" || return
+}
+t flag-r-read-only flag_r
+flag_s() {
+	local a
+	need_helper || return
+	a=$(mp a)
+	hrun -s $SRV:/export/a "$a" -o vers=3,no_such_option=1
+	rc_is 0 "-s (sloppy) lets mount.nfs ignore an unknown option" || return
+	mounted "$a" || return
+}
+t flag-s-sloppy flag_s
