@@ -3,6 +3,7 @@
 #
 # Network (all inside the guest, no network device):
 #   root netns (the client)  c0 10.99.0.2/24  <-veth->  s0 10.99.0.1/24 + 10.99.0.11/24  netns "srv"
+#                               fd99::2/64             fd99::1/64
 #   netns "other" (client)   o0 10.98.0.2/24  <-veth->  s1 10.98.0.1/24                netns "srv"
 # The server (rpcbind, rpc.mountd, nfsd on 2049 and 2050) runs in netns srv with a
 # private mount namespace; exports /export/a../export/h are separate tmpfs (fsid=1..8).
@@ -11,6 +12,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 H=/usr/local/sbin/mount.nfs-tuned
 SRV=10.99.0.1
 SRV2=10.99.0.11
+SRV6=fd99::1
 SRVPORT2=2050
 # NFSv3 on the second port: mount.nfs probes the given port with rpcbind queries,
 # so name the transport and the mountd port (rpc.mountd --port 20048)
@@ -36,10 +38,12 @@ lab_setup() {
 	ip netns add other || return 1
 	ip link add c0 type veth peer name s0 netns srv || return 1
 	ip addr add 10.99.0.2/24 dev c0
+	ip addr add fd99::2/64 dev c0 nodad
 	ip link set c0 up
 	ip -n srv link set lo up
 	ip -n srv addr add $SRV/24 dev s0
 	ip -n srv addr add $SRV2/24 dev s0
+	ip -n srv addr add $SRV6/64 dev s0 nodad
 	ip -n srv link set s0 up
 	ip -n other link add o0 type veth peer name s1 netns srv || return 1
 	ip -n other link set lo up
