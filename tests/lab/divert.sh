@@ -10,6 +10,8 @@ divert_on() {
 	install -m 0755 "$H" /sbin/mount.nfs || return 1
 }
 divert_off() {
+	# only when the divert is in place: never remove the real mount.nfs
+	dpkg-divert --list /sbin/mount.nfs | grep -q "$REAL" || return 0
 	rm -f /sbin/mount.nfs
 	dpkg-divert --rename --remove /sbin/mount.nfs >>"$LAB_DETAILS" 2>&1
 	[ -x /sbin/mount.nfs ] && ! cmp -s /sbin/mount.nfs "$H"

@@ -109,4 +109,11 @@ bad_nconnect() { # VALUE
 t nconnect-0-refused bad_nconnect 0
 t nconnect-17-refused bad_nconnect 17
 t nconnect-abc-refused bad_nconnect abc
-t nconnect-16-accepted eval 'need_helper || return; hrun $SRV:/export/a $(mp a) -o vers=3,nconnect=16; rc_is 0 || return; nconn_is $MNT/a 16 || return; xprt_is $MNT/a 16'
+nconnect16() {
+	need_helper || return
+	hrun $SRV:/export/a "$(mp a)" -o vers=3,nconnect=16
+	rc_is 0 || return
+	nconn_is $MNT/a 16 || return
+	xprt_is $MNT/a 16
+}
+t nconnect-16-accepted nconnect16
