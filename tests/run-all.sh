@@ -66,10 +66,13 @@ suite() { # suite BUILDDIR SETUP-ARGS... -- TEST-ARGS...
 
 suite build -- --suite unit --suite integration --suite fuzz --suite man
 suite build-asan -Db_sanitize=address,undefined -Db_lundef=false -- --suite unit --suite integration --suite fuzz
+lab_summary=
 if [ "$lab" = 1 ]; then
-    suite build -- --suite lab --timeout-multiplier 1
+    # verbose: one line per lab check (ok NAME / FAIL NAME: why / skip NAME: why)
+    suite build -- --suite lab --verbose
+    lab_summary=$(cat build/lab/run/results/summary 2>/dev/null)
 fi
 
-echo "== $passed passed, $failed failed, $skipped skipped (meson tests; each lab test runs many scenarios)"
+echo "== meson tests: $passed passed, $failed failed, $skipped skipped${lab_summary:+; lab checks inside: $lab_summary}"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
