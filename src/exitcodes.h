@@ -5,6 +5,5 @@
 #define EX_OK 0
 #define EX_USAGE 1
 #define EX_SYSERR 2
-#define EX_SOFTWARE 4
 #define EX_USER 8
 #define EX_FAIL 32

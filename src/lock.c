@@ -6,27 +6,30 @@
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-int lock_server(const char *rundir, const char *name)
+int lock_server(const char *rundir, const char *name, int timeout_ms)
 {
+        const struct timespec step = { 0, 50 * 1000000L };
         char path[4096];
         int fd;
 
         if (mkdir(rundir, 0755) < 0 && errno != EEXIST)
                 return -errno;
-        /* the name is an address or a host name: no '/' can reach here */
+        /* the name is an address: no '/' can reach here */
         if (snprintf(path, sizeof(path), "%s/%s.lock", rundir, name) >= (int)sizeof(path))
                 return -ENAMETOOLONG;
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
         if (fd < 0)
                 return -errno;
-        while (flock(fd, LOCK_EX) < 0) {
-                if (errno != EINTR) {
-                        int r = -errno;
+        for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 50) {
+                int r = errno;
+                if ((r != EWOULDBLOCK && r != EINTR) || waited >= timeout_ms) {
                         close(fd);
-                        return r;
+                        return r == EWOULDBLOCK ? -ETIMEDOUT : -r;
                 }
+                nanosleep(&step, NULL);
         }
         return fd;
 }

@@ -53,12 +53,6 @@ static void usage(FILE *f)
                 CONFIG_PATH);
 }
 
-static void closep(int *fd)
-{
-        if (*fd >= 0)
-                close(*fd);
-}
-
 static int enter_namespace(const char *ns)
 {
         char path[PATH_MAX];
@@ -91,6 +85,11 @@ static int check_program(const struct program *prog, const char *config)
                 log_error("refusing to run %s: it is this helper itself, a divert loop (installed "
                           "in place of mount.nfs without the real one moved aside?); set mount_nfs in [global] "
                           "of %s to the real binary, e.g. /sbin/mount.nfs.distrib", prog->path, config);
+                return EX_SYSERR;
+        }
+        if (r == -ENOEXEC) {
+                log_error("cannot run the real mount.nfs %s: not a regular file; set mount_nfs in "
+                          "[global] of %s to the real binary", prog->path, config);
                 return EX_SYSERR;
         }
         if (r < 0) {
@@ -213,12 +212,13 @@ static void verify_mount(const char *dir, const struct nfs_mount *newm, const st
                          const struct nfs_addr *primary, const struct clients *clients)
 {
         char abuf[NFS_ADDR_STRLEN], pbuf[NFS_ADDR_STRLEN], vbuf[32];
-        unsigned expect = v->effective ? v->effective : v->requested;
+        /* a hidden client's nconnect is unknown, and following it drops the request */
+        unsigned expect = v->effective                      ? v->effective :
+                          v->sharing == SHARE_HIDDEN        ? 0 :
+                                                              v->requested;
         const struct nfs_client *joined = NULL;
-        struct client_key nk = { .addr = newm->addr, .port = newm->port, .vers = newm->vers };
+        struct client_key nk = client_key_of(newm);
 
-        memcpy(nk.transport, newm->transport, sizeof(nk.transport));
-        memcpy(nk.xprtsec, newm->xprtsec, sizeof(nk.xprtsec));
         for (size_t i = 0; i < clients->n; i++)
                 if (!clients->v[i].hidden && !clients->v[i].other_netns &&
                     client_key_equal(&clients->v[i].key, &nk))
@@ -315,13 +315,6 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                 rc = EX_USAGE;
                 goto out;
         }
-        if (optlist_find(&cmdopts, "mount_nfs")) {
-                log_error("mount_nfs cannot be given on the command line: it names the program run "
-                          "as root; set it in [global] of %s", p->config);
-                rc = EX_USAGE;
-                goto out;
-        }
-
         naddrs = resolve_host(spec.host, AF_UNSPEC, addrs);
         if (naddrs < 0) {
                 log_warning("cannot resolve %s (%s): no client check; mount.nfs decides",
@@ -336,8 +329,13 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
         struct settings set;
         const struct merged_opt *bad = NULL;
         if (settings_from_merged(&merged, &set, &bad) < 0) {
-                log_error("%s=%s on the command line is not valid: see nfs-tuned.conf(5)",
-                          bad->opt.name, bad->opt.value ? bad->opt.value : "");
+                if (streq(bad->opt.name, "mount_nfs"))
+                        log_error("mount_nfs cannot be given on the command line: it names the "
+                                  "program run as root; set it in [global] of %s", p->config);
+                else
+                        log_error("%s=%s on the command line is not valid: it must be %s",
+                                  bad->opt.name, bad->opt.value ? bad->opt.value : "",
+                                  helper_key_hint(bad->opt.name));
                 rc = EX_USAGE;
                 goto out;
         }
@@ -363,11 +361,13 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                 if (req.family == AF_UNSPEC || addrs[i].family == req.family)
                         primary = &addrs[i];
 
-        /* an unresolved name has nothing to serialise on: mount.nfs will fail or retry */
-        if (!cl->fake && primary) {
-                r = lock_server(p->rundir, nfs_addr_to_string(primary, abuf));
+        /* an unresolved name has nothing to serialise on: mount.nfs will fail or retry; a
+         * user running the setuid helper must not hold root's lock */
+        if (!cl->fake && primary && getuid() == 0) {
+                r = lock_server(p->rundir, nfs_addr_to_string(primary, abuf), LOCK_WAIT_MS);
                 if (r < 0)
-                        log_warning("cannot lock %s: %s; going on without serialising", p->rundir,
+                        log_warning("cannot lock %s/%s.lock: %s; going on without serialising "
+                                    "with other mounts of this server", p->rundir, abuf,
                                     strerror(-r));
                 lockfd = r;
         }
@@ -442,8 +442,11 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
 
         r = find_mount(p, dir, &newm);
         if (r < 0) {
-                const struct opt *bg = optlist_find(&final, "bg");
-                if (bg && !optlist_find(&final, "fg"))
+                const struct opt *last = NULL;
+                for (size_t i = 0; i < final.n; i++)
+                        if (streq(opt_group(final.v[i].name), "fg"))
+                                last = &final.v[i];
+                if (last && streq(last->name, "bg"))
                         /* mount.nfs went on retrying in the background */
                         log_info("bg: the mount is not there yet; not verified, read-ahead not set");
                 else
@@ -490,7 +493,11 @@ int main(int argc, char **argv)
         char err[CMDLINE_ERR_MAX];
         int rc;
 
-        if (cmdline_parse(argc, argv, &cl, err) < 0) {
+        if ((rc = cmdline_parse(argc, argv, &cl, err)) < 0) {
+                if (rc == -ENOMEM) {
+                        log_error("out of memory");
+                        return EX_SYSERR;
+                }
                 log_error("%s; see 'mount.nfs-tuned -h'", err);
                 return EX_USAGE;
         }
@@ -520,7 +527,7 @@ int main(int argc, char **argv)
                 }
                 /* the configuration and the program to run come from the caller's file
                  * system, read before -N switches to the target mount namespace */
-                if (load_config(p.config, geteuid() == 0, &conf) < 0) {
+                if (load_config(p.config, geteuid() == 0 || paths_privileged_exec(), &conf) < 0) {
                         log_error("out of memory");
                         rc = EX_SYSERR;
                         break;

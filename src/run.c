@@ -38,7 +38,7 @@ int program_check(const struct program *p)
         if (fstat(p->fd, &a) < 0)
                 return -errno;
         if (!S_ISREG(a.st_mode))
-                return -EACCES;
+                return -ENOEXEC;
         if (stat("/proc/self/exe", &b) < 0)
                 return -errno;
         if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
@@ -68,11 +68,15 @@ int program_run(const struct program *p, char *const argv[])
                 fprintf(stderr, "mount.nfs-tuned: cannot run %s: %s\n", p->path, strerror(errno));
                 _exit(EX_SYSERR);
         }
+        /* ^C reaches mount.nfs, which stops; its status is what counts */
+        void (*old_int)(int) = signal(SIGINT, SIG_IGN);
         while (waitpid(pid, &status, 0) < 0)
                 if (errno != EINTR) {
                         log_error("waiting for %s: %s", p->path, strerror(errno));
+                        signal(SIGINT, old_int);
                         return EX_SYSERR;
                 }
+        signal(SIGINT, old_int);
         if (WIFEXITED(status))
                 return WEXITSTATUS(status);
         log_error("%s was killed by signal %d (%s)", p->path, WTERMSIG(status),

@@ -23,12 +23,6 @@ static inline void mnt_free_iterp(struct libmnt_iter **i)
         mnt_free_iter(*i);
 }
 
-static inline void closep(int *fd)
-{
-        if (*fd >= 0)
-                close(*fd);
-}
-
 /* Reads a whole small file; -ENOENT when missing, -EFBIG when larger than max. */
 static int read_file(const char *path, size_t max, bool check_owner, char **ret, size_t *ret_len)
 {

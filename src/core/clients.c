@@ -97,7 +97,7 @@ bool client_key_equal(const struct client_key *a, const struct client_key *b)
                a->vers.major == b->vers.major && a->vers.minor == b->vers.minor;
 }
 
-static struct client_key key_of(const struct nfs_mount *m)
+struct client_key client_key_of(const struct nfs_mount *m)
 {
         struct client_key k = { .addr = m->addr, .port = m->port, .vers = m->vers };
         memcpy(k.transport, m->transport, sizeof(k.transport));
@@ -118,7 +118,7 @@ static struct nfs_client *new_client(struct clients *c, const struct client_key 
 int clients_group(struct clients *c)
 {
         for (size_t i = 0; i < c->nmounts; i++) {
-                struct client_key k = key_of(&c->mounts[i]);
+                struct client_key k = client_key_of(&c->mounts[i]);
                 struct nfs_client *cl = NULL;
                 for (size_t j = 0; j < c->n; j++)
                         if (!c->v[j].hidden && client_key_equal(&c->v[j].key, &k))

@@ -111,6 +111,7 @@ int cmdline_parse(int argc, char *const *argv, struct cmdline *ret, char err[sta
                         }
                         if (*p == 'o') {
                                 if ((r = append_opts(&c, arg)) < 0) {
+                                        snprintf(err, CMDLINE_ERR_MAX, "out of memory");
                                         cmdline_done(&c);
                                         return r;
                                 }

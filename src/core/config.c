@@ -65,6 +65,19 @@ bool is_helper_key(const char *name)
                streq(name, "krb5_policy") || streq(name, "mount_nfs");
 }
 
+const char *helper_key_hint(const char *name)
+{
+        if (streq(name, "nconnect_policy"))
+                return "warn, refuse or follow";
+        if (streq(name, "krb5_policy"))
+                return "warn or refuse";
+        if (streq(name, "read_ahead_kb"))
+                return "a size in KiB (15360), a multiple of rsize (15x) or keep";
+        if (streq(name, "mount_nfs"))
+                return "an absolute path, in [global]";
+        return "see nfs-tuned.conf(5)";
+}
+
 const char *section_kind_to_string(enum section_kind k)
 {
         switch (k) {

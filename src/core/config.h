@@ -36,6 +36,8 @@ int config_add_error(struct config *c, const char *fmt, ...) __attribute__((form
 
 /* Helper keys: configuration of nfs-tuned itself, never passed to mount.nfs. */
 bool is_helper_key(const char *name);
+/* What a valid value of a helper key looks like. */
+const char *helper_key_hint(const char *name);
 
 /* What a mount is matched on. */
 struct match_input {

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
 #define _cleanup_free_ _cleanup_(freep)
@@ -22,6 +23,12 @@ static inline void freep(void *p)
                 *(pp) = NULL;                      \
                 _tmp_;                             \
         })
+
+static inline void closep(int *fd)
+{
+        if (*fd >= 0)
+                close(*fd);
+}
 
 static inline int streq(const char *a, const char *b)
 {
