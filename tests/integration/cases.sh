@@ -183,6 +183,7 @@ hidden-client)
     run 10.99.0.2:/export/c "$DIR" -o vers=3
     expect_rc 0; expect_exec; expect_silent; expect_opts_lacks 'nconnect=[0-9]*'
     unset STUB_MOUNTINFO_LINE
+    conf 'nconnect_policy = refuse'
     # NFSv4: nfsfs shows no minor version, so a hidden v4 client may be this mount's
     fixture mountinfo-v41-loopback
     cp "$FIXTURES/nfsfs-servers-v4-hidden" "$T/nfsfs/servers"
