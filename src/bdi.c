@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "macro.h"
+#include "paths.h"
 
 struct bdi_watch {
         struct udev *udev;
@@ -28,11 +29,11 @@ void bdi_watch_free(struct bdi_watch *w)
         free(w);
 }
 
-struct bdi_watch *bdi_watch_start(const char *udev_control)
+struct bdi_watch *bdi_watch_start(const struct paths *p)
 {
         struct bdi_watch *w;
 
-        if (access(udev_control, F_OK) < 0)
+        if (!paths_exists(p, p->udev_control))
                 return NULL;
         w = calloc(1, sizeof(*w));
         if (!w)
@@ -86,12 +87,12 @@ int bdi_watch_wait(struct bdi_watch *w, dev_t dev, int timeout_ms)
         }
 }
 
-static int read_ulong(const char *path, unsigned long *ret)
+static int read_ulong(const struct paths *p, const char *path, unsigned long *ret)
 {
         char buf[32];
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int fd = paths_open(p, path, O_RDONLY | O_CLOEXEC, 0);
         if (fd < 0)
-                return -errno;
+                return fd;
         ssize_t n = read(fd, buf, sizeof(buf) - 1);
         int e = errno;
         close(fd);
@@ -103,18 +104,18 @@ static int read_ulong(const char *path, unsigned long *ret)
         return end == buf ? -EIO : 0;
 }
 
-int bdi_set_read_ahead(const char *sysfs, dev_t dev, unsigned long kb, unsigned long *ret_old,
+int bdi_set_read_ahead(const struct paths *p, dev_t dev, unsigned long kb, unsigned long *ret_old,
                        unsigned long *ret_now)
 {
         char path[4096], buf[32];
         int fd, r;
 
-        snprintf(path, sizeof(path), "%s/class/bdi/%u:%u/read_ahead_kb", sysfs, major(dev), minor(dev));
-        if (ret_old && read_ulong(path, ret_old) < 0)
+        snprintf(path, sizeof(path), "%s/class/bdi/%u:%u/read_ahead_kb", p->sysfs, major(dev), minor(dev));
+        if (ret_old && read_ulong(p, path, ret_old) < 0)
                 *ret_old = 0;
-        fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+        fd = paths_open(p, path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0);
         if (fd < 0)
-                return -errno;
+                return fd;
         int len = snprintf(buf, sizeof(buf), "%lu\n", kb);
         ssize_t n = write(fd, buf, (size_t)len);
         r = n < 0 ? -errno : n != len ? -EIO : 0;
@@ -122,5 +123,5 @@ int bdi_set_read_ahead(const char *sysfs, dev_t dev, unsigned long kb, unsigned 
                 r = -errno;
         if (r < 0)
                 return r;
-        return read_ulong(path, ret_now);
+        return read_ulong(p, path, ret_now);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "lock.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,20 +10,21 @@
 #include <time.h>
 #include <unistd.h>
 
-int lock_server(const char *rundir, const char *name, int timeout_ms)
+int lock_server(const struct paths *p, const char *name, int timeout_ms)
 {
         const struct timespec step = { 0, 50 * 1000000L };
         char path[4096];
         int fd;
 
-        if (mkdir(rundir, 0755) < 0 && errno != EEXIST)
-                return -errno;
+        fd = paths_mkdir(p, p->rundir, 0755);
+        if (fd < 0 && fd != -EEXIST)
+                return fd;
         /* the name is an address: no '/' can reach here */
-        if (snprintf(path, sizeof(path), "%s/%s.lock", rundir, name) >= (int)sizeof(path))
+        if (snprintf(path, sizeof(path), "%s/%s.lock", p->rundir, name) >= (int)sizeof(path))
                 return -ENAMETOOLONG;
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+        fd = paths_open(p, path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
         if (fd < 0)
-                return -errno;
+                return fd;
         for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 50) {
                 int r = errno;
                 if ((r != EWOULDBLOCK && r != EINTR) || waited >= timeout_ms) {

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include "paths.h"
+
 /* How long a helper waits for another one mounting the same server. */
 #define LOCK_WAIT_MS 30000
 
 /*
- * Takes the exclusive lock of one server endpoint (<rundir>/<name>.lock), waiting at most
+ * Takes the exclusive lock of one server endpoint (<p->rundir>/<name>.lock), waiting at most
  * timeout_ms for another helper holding it (a mount that retries for minutes must not stall
  * every other mount of the server past systemd's timeouts).  Returns the fd to keep open,
  * -ETIMEDOUT, or -errno.
  */
-int lock_server(const char *rundir, const char *name, int timeout_ms);
+int lock_server(const struct paths *p, const char *name, int timeout_ms);

@@ -266,7 +266,7 @@ static void set_read_ahead(const struct paths *p, const char *dir, const struct 
                 log_warning("udev did not report bdi %u:%u within %d ms (%s); writing read_ahead_kb "
                             "now, a udev rule may still overwrite it", maj, min, UDEV_WAIT_MS,
                             strerror(-r));
-        r = bdi_set_read_ahead(p->sysfs, newm->dev, kb, &old, &now);
+        r = bdi_set_read_ahead(p, newm->dev, kb, &old, &now);
         if (r < 0)
                 log_warning("mounted, but cannot set read_ahead_kb of bdi %u:%u to %lu: %s; the "
                             "mount keeps the kernel's value", maj, min, kb, strerror(-r));
@@ -364,7 +364,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
         /* an unresolved name has nothing to serialise on: mount.nfs will fail or retry; a
          * user running the setuid helper must not hold root's lock */
         if (!cl->fake && primary && getuid() == 0) {
-                r = lock_server(p->rundir, nfs_addr_to_string(primary, abuf), LOCK_WAIT_MS);
+                r = lock_server(p, nfs_addr_to_string(primary, abuf), LOCK_WAIT_MS);
                 if (r < 0)
                         log_warning("cannot lock %s/%s.lock: %s; going on without serialising "
                                     "with other mounts of this server", p->rundir, abuf,
@@ -435,7 +435,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
         if ((rc = check_program(prog, p->config)) != EX_OK)
                 goto out;
         if (set.read_ahead.kind != READ_AHEAD_KEEP)
-                watch = bdi_watch_start(p->udev_control);
+                watch = bdi_watch_start(p);
         rc = program_run(prog, argv);
         if (rc != EX_OK)
                 goto out;
@@ -538,14 +538,21 @@ int main(int argc, char **argv)
                         break;
                 }
                 report_config_errors(&conf);
-                if (cl.ns && enter_namespace(cl.ns) < 0) {
-                        rc = EX_SYSERR;
-                        break;
+                if (cl.ns) {
+                        p.rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                        if (p.rootfd < 0 || enter_namespace(cl.ns) < 0) {
+                                if (p.rootfd < 0)
+                                        log_error("cannot open /: %s", strerror(errno));
+                                rc = EX_SYSERR;
+                                break;
+                        }
                 }
                 rc = do_mount(&cl, &p, &conf, &prog);
                 break;
         }
         program_close(&prog);
+        if (p.rootfd >= 0)
+                close(p.rootfd);
         config_done(&conf);
         cmdline_done(&cl);
         return rc;

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "paths.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/auxv.h>
 #include <unistd.h>
 
@@ -29,5 +33,40 @@ void paths_init(struct paths *p)
                 .rundir = override("NFS_TUNED_RUNDIR", RUN_DIR),
                 .udev_control = override("NFS_TUNED_UDEV_CONTROL", "/run/udev/control"),
                 .mount_nfs = override("NFS_TUNED_MOUNT_NFS", MOUNT_NFS_PATH),
+                .rootfd = -1,
         };
+}
+
+/* The path relative to the caller's root, or as it is. */
+static const char *under_root(const struct paths *p, const char *path, int *ret_dirfd)
+{
+        if (p->rootfd < 0 || path[0] != '/') {
+                *ret_dirfd = AT_FDCWD;
+                return path;
+        }
+        *ret_dirfd = p->rootfd;
+        path += strspn(path, "/");
+        return *path ? path : ".";
+}
+
+int paths_open(const struct paths *p, const char *path, int flags, mode_t mode)
+{
+        int dirfd;
+        const char *rel = under_root(p, path, &dirfd);
+        int fd = openat(dirfd, rel, flags, mode);
+        return fd < 0 ? -errno : fd;
+}
+
+int paths_mkdir(const struct paths *p, const char *path, mode_t mode)
+{
+        int dirfd;
+        const char *rel = under_root(p, path, &dirfd);
+        return mkdirat(dirfd, rel, mode) < 0 ? -errno : 0;
+}
+
+int paths_exists(const struct paths *p, const char *path)
+{
+        int dirfd;
+        const char *rel = under_root(p, path, &dirfd);
+        return faccessat(dirfd, rel, F_OK, AT_EACCESS) == 0;
 }

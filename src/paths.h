@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* Every system path the helper touches, so tests can point it at fixture trees. */
 struct paths {
@@ -12,6 +13,9 @@ struct paths {
         const char *rundir;        /* lock files */
         const char *udev_control;  /* udev is running when it exists */
         const char *mount_nfs;     /* the real mount.nfs (config mount_nfs overrides) */
+        /* -N: the caller's root directory, opened before entering the target mount
+         * namespace; every path above is resolved under it (-1: as they are) */
+        int rootfd;
 };
 
 /*
@@ -19,5 +23,13 @@ struct paths {
  * is not running with elevated privileges (setuid, setgid, file capabilities).
  */
 void paths_init(struct paths *p);
+/*
+ * open()/mkdir()/access() of one of the paths above, under p->rootfd when set: after -N the
+ * target namespace's own /run, /sys or a /proc of another PID namespace are not used.
+ */
+int paths_open(const struct paths *p, const char *path, int flags, mode_t mode);
+int paths_mkdir(const struct paths *p, const char *path, mode_t mode);
+int paths_exists(const struct paths *p, const char *path);
+
 /* Running with privileges another user granted (setuid or setgid binary). */
 bool paths_privileged_exec(void);

@@ -15,11 +15,26 @@
 
 extern char **environ;
 
+static int check_fd(int fd)
+{
+        struct stat a, b;
+
+        if (fstat(fd, &a) < 0)
+                return -errno;
+        if (!S_ISREG(a.st_mode))
+                return -ENOEXEC;
+        if (stat("/proc/self/exe", &b) < 0)
+                return -errno;
+        if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+                return -ELOOP;
+        return 0;
+}
+
 void program_open(struct program *p, const char *path)
 {
         /* no O_CLOEXEC: a script run through fexecve() needs its /dev/fd entry */
         *p = (struct program){ .path = path, .fd = open(path, O_PATH) };
-        p->error = p->fd < 0 ? errno : 0;
+        p->error = p->fd < 0 ? -errno : check_fd(p->fd);
 }
 
 void program_close(struct program *p)
@@ -31,19 +46,7 @@ void program_close(struct program *p)
 
 int program_check(const struct program *p)
 {
-        struct stat a, b;
-
-        if (p->fd < 0)
-                return -p->error;
-        if (fstat(p->fd, &a) < 0)
-                return -errno;
-        if (!S_ISREG(a.st_mode))
-                return -ENOEXEC;
-        if (stat("/proc/self/exe", &b) < 0)
-                return -errno;
-        if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-                return -ELOOP;
-        return 0;
+        return p->error;
 }
 
 int program_exec(const struct program *p, char *const argv[])

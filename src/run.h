@@ -10,9 +10,10 @@
 struct program {
         const char *path;
         int fd;         /* -1 when it could not be opened */
-        int error;      /* errno of the open */
+        int error;      /* what program_check() reports, found when opened */
 };
 
+/* Opens and checks the program, before -N: /proc/self/exe may not resolve after it. */
 void program_open(struct program *p, const char *path);
 void program_close(struct program *p);
 /* 0 when it can be run; -errno, or -ELOOP when it is this very helper (a divert loop). */

@@ -24,13 +24,10 @@ static inline void mnt_free_iterp(struct libmnt_iter **i)
 }
 
 /* Reads a whole small file; -ENOENT when missing, -EFBIG when larger than max. */
-static int read_file(const char *path, size_t max, bool check_owner, char **ret, size_t *ret_len)
+static int read_fd(int fd, size_t max, bool check_owner, char **ret, size_t *ret_len)
 {
-        _cleanup_(closep) int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         struct stat st;
 
-        if (fd < 0)
-                return -errno;
         if (fstat(fd, &st) < 0)
                 return -errno;
         if (!S_ISREG(st.st_mode))
@@ -67,6 +64,12 @@ static int read_file(const char *path, size_t max, bool check_owner, char **ret,
                 *ret_len = len;
         *ret = steal_pointer(&buf);
         return 0;
+}
+
+static int read_file(const char *path, size_t max, bool check_owner, char **ret, size_t *ret_len)
+{
+        _cleanup_(closep) int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        return fd < 0 ? -errno : read_fd(fd, max, check_owner, ret, ret_len);
 }
 
 static int load_one(const char *path, bool check_owner, bool missing_ok, struct config *c)
@@ -154,10 +157,17 @@ static int read_nfsfs(const struct paths *p, const char *name, char **ret)
         _cleanup_free_ char *path = NULL;
         if (asprintf(&path, "%s/%s", p->nfsfs, name) < 0)
                 return -ENOMEM;
-        return read_file(path, 16 * 1024 * 1024, false, ret, NULL);
+        _cleanup_(closep) int fd = paths_open(p, path, O_RDONLY | O_CLOEXEC | O_NOCTTY, 0);
+        return fd < 0 ? fd : read_fd(fd, 16 * 1024 * 1024, false, ret, NULL);
 }
 
-static int scan_table(const char *mountinfo, struct clients *c, const char *target,
+static inline void fclosep(FILE **f)
+{
+        if (*f)
+                fclose(*f);
+}
+
+static int scan_table(const struct paths *p, struct clients *c, const char *target,
                       struct nfs_mount *ret_target)
 {
         _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
@@ -167,7 +177,15 @@ static int scan_table(const char *mountinfo, struct clients *c, const char *targ
 
         if (!t || !it)
                 return -ENOMEM;
-        r = mnt_table_parse_file(t, mountinfo);
+        int fd = paths_open(p, p->mountinfo, O_RDONLY | O_CLOEXEC, 0);
+        if (fd < 0)
+                return fd;
+        _cleanup_(fclosep) FILE *f = fdopen(fd, "re");
+        if (!f) {
+                close(fd);
+                return -errno;
+        }
+        r = mnt_table_parse_stream(t, f, p->mountinfo);
         if (r < 0)
                 return r;
         while (mnt_table_next_fs(t, it, &fs) == 0) {
@@ -201,7 +219,7 @@ int load_clients(const struct paths *p, struct clients *ret)
         _cleanup_free_ char *servers = NULL;
         int r;
 
-        if ((r = scan_table(p->mountinfo, &c, NULL, NULL)) < 0 || (r = clients_group(&c)) < 0)
+        if ((r = scan_table(p, &c, NULL, NULL)) < 0 || (r = clients_group(&c)) < 0)
                 goto fail;
         r = read_nfsfs(p, "servers", &servers);
         if (r == 0)
@@ -240,5 +258,5 @@ int load_superblocks(const struct paths *p, const struct clients *c, dev_t **ret
 
 int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret)
 {
-        return scan_table(p->mountinfo, NULL, target, ret);
+        return scan_table(p, NULL, target, ret);
 }
