@@ -140,11 +140,12 @@ static void print_plan_clients(const struct clients *c, const struct nfs_addr *a
                         snprintf(nc, sizeof(nc), "nconnect unknown");
                 else
                         snprintf(nc, sizeof(nc), "nconnect=%u", cl->nconnect);
-                bool same_port = cl->key.port == req->port && streq(cl->key.transport, req->transport);
+                bool same_port = cl->key.port == req->port && streq(cl->key.transport, req->transport) &&
+                                 streq(cl->key.xprtsec, req->xprtsec);
                 log_info("client: %s: %s, %s%s", d ? d : "?", nc, ms ? ms : "?",
                          cl == m->client ? " <- this mount shares it" :
                          cl->other_netns ? " (made from another network namespace: separate)" :
-                         !same_port ? " (other port or protocol: separate)" : "");
+                         !same_port ? " (other port, protocol or TLS policy: separate)" : "");
                 shown++;
         }
         if (!shown)
@@ -397,7 +398,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
         if (report_verbose())
                 print_plan(cl, naddrs, addrs, primary, &req, &merged, &clients, &match);
 
-        ncmsg = verdict_nconnect_message(&v, &clients, &req);
+        ncmsg = verdict_nconnect_message(&v, &clients);
         kmsg = verdict_krb5_message(&v, &clients, &req);
         if (ncmsg) {
                 if (v.nconnect == ACTION_FOLLOW_QUIET)

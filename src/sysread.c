@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "macro.h"
+#include "report.h"
 
 static inline void mnt_unref_tablep(struct libmnt_table **t)
 {
@@ -221,12 +222,17 @@ int load_clients(const struct paths *p, struct clients *ret)
 
         if ((r = scan_table(p, &c, NULL, NULL)) < 0 || (r = clients_group(&c)) < 0)
                 goto fail;
+        /* no /proc/fs/nfsfs: the nfs module is not loaded, so no client exists */
         r = read_nfsfs(p, "servers", &servers);
         if (r == 0)
                 r = clients_add_nfsfs_servers(&c, servers);
         if (r == -ENOMEM)
                 goto fail;
-        /* no /proc/fs/nfsfs: the nfs module is not loaded, so no client exists */
+        if (r < 0 && r != -ENOENT)
+                log_warning("cannot read %s/servers: %s; clients of other mount namespaces are not "
+                            "seen", p->nfsfs, strerror(-r));
+        else if (r > 0)
+                log_warning("%s/servers: %d lines not understood, skipped", p->nfsfs, r);
         *ret = c;
         return 0;
 fail:

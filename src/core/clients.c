@@ -15,7 +15,6 @@ void nfs_mount_done(struct nfs_mount *m)
 {
         free(m->target);
         free(m->source);
-        free(m->sec);
         *m = (struct nfs_mount){ 0 };
 }
 
@@ -63,11 +62,9 @@ int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char 
                 m.nconnect = (unsigned)u;
         if ((o = optlist_find(&l, "rsize")))
                 (void)parse_uint(o->value, 0, 1UL << 30, &m.rsize);
-        o = optlist_find(&l, "sec");
-        m.sec = strdup(o && o->value ? o->value : "sys");
         m.target = strdup(target ? target : "");
         m.source = strdup(source ? source : "");
-        if (!m.sec || !m.target || !m.source) {
+        if (!m.target || !m.source) {
                 nfs_mount_done(&m);
                 r = -ENOMEM;
                 goto out;
@@ -200,7 +197,7 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text)
                 for (size_t i = 0; i < nlines && !listed; i++)
                         listed = k->vers.major == lines[i].major &&
                                  nfs_addr_equal(&k->addr, &lines[i].addr) && k->port == lines[i].port;
-                if (!c->v[j].hidden && !listed)
+                if (!listed)
                         c->v[j].other_netns = true;
         }
 
@@ -277,14 +274,6 @@ void clients_match(const struct clients *c, const struct nfs_request *req,
                         m.maybe[m.nmaybe++] = cl;
         }
         *ret = m;
-}
-
-const struct nfs_mount *clients_find_dev(const struct clients *c, dev_t dev)
-{
-        for (size_t i = 0; i < c->nmounts; i++)
-                if (c->mounts[i].dev == dev)
-                        return &c->mounts[i];
-        return NULL;
 }
 
 int nfsfs_volumes_parse(const char *text, dev_t **ret, size_t *ret_n)

@@ -19,7 +19,6 @@ struct nfs_mount {
         char xprtsec[8];
         struct nfs_version vers;
         unsigned nconnect;      /* 1 when not shown */
-        char *sec;
         unsigned long rsize;
 };
 
@@ -83,8 +82,6 @@ struct client_match {
 
 void clients_match(const struct clients *c, const struct nfs_request *req,
                    const struct nfs_addr *addr, struct client_match *ret);
-/* A mount of this superblock device exists (the new mount would share its bdi). */
-const struct nfs_mount *clients_find_dev(const struct clients *c, dev_t dev);
 
 /* The superblock devices of /proc/fs/nfsfs/volumes ("v3 0a630001 801 0:31 1:0 no"). */
 int nfsfs_volumes_parse(const char *text, dev_t **ret, size_t *ret_n);

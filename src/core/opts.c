@@ -77,50 +77,6 @@ const struct opt *optlist_find(const struct optlist *l, const char *name)
         return NULL;
 }
 
-static size_t remove_if(struct optlist *l, int (*match)(const char *, const char *),
-                        const char *key)
-{
-        size_t j = 0, removed = 0;
-        for (size_t i = 0; i < l->n; i++) {
-                if (match(l->v[i].name, key)) {
-                        free(l->v[i].name);
-                        free(l->v[i].value);
-                        removed++;
-                } else
-                        l->v[j++] = l->v[i];
-        }
-        l->n = j;
-        return removed;
-}
-
-static int match_name(const char *name, const char *key)
-{
-        return streq(name, key);
-}
-
-static int match_group(const char *name, const char *group)
-{
-        return streq(opt_group(name), group);
-}
-
-size_t optlist_remove(struct optlist *l, const char *name)
-{
-        return remove_if(l, match_name, name);
-}
-
-size_t optlist_remove_group(struct optlist *l, const char *group)
-{
-        return remove_if(l, match_group, group);
-}
-
-int optlist_has_group(const struct optlist *l, const char *group)
-{
-        for (size_t i = 0; i < l->n; i++)
-                if (match_group(l->v[i].name, group))
-                        return 1;
-        return 0;
-}
-
 char *optlist_to_string(const struct optlist *l)
 {
         size_t len = 1;

@@ -20,11 +20,6 @@ int optlist_parse(struct optlist *l, const char *optstr);
 int optlist_add(struct optlist *l, const char *name, const char *value);
 /* The last occurrence wins, as in the kernel's parser. */
 const struct opt *optlist_find(const struct optlist *l, const char *name);
-/* Removes every occurrence; returns how many. */
-size_t optlist_remove(struct optlist *l, const char *name);
-/* Removes every option of group `group` (see opt_group()). */
-size_t optlist_remove_group(struct optlist *l, const char *group);
-int optlist_has_group(const struct optlist *l, const char *group);
 /* "a,b=c"; "" for an empty list. Caller frees. */
 char *optlist_to_string(const struct optlist *l);
 

@@ -23,12 +23,6 @@ int policy_parse(const char *s, enum policy *ret)
         return 0;
 }
 
-const char *policy_to_string(enum policy p)
-{
-        static const char *const s[] = { "warn", "refuse", "follow" };
-        return s[p];
-}
-
 const char *action_to_string(enum action a)
 {
         static const char *const s[] = { "none", "warn", "refuse", "follow", "follow (quiet)" };
@@ -118,13 +112,11 @@ char *client_mounts_describe(const struct nfs_client *cl, const struct clients *
         return s;
 }
 
-char *verdict_nconnect_message(const struct verdict *v, const struct clients *c,
-                               const struct nfs_request *req)
+char *verdict_nconnect_message(const struct verdict *v, const struct clients *c)
 {
         _cleanup_free_ char *desc = NULL, *mounts = NULL;
         const char *lead, *todo;
         char *s = NULL;
-        (void)req;
 
         if (v->nconnect == ACTION_NONE || !v->client)
                 return NULL;

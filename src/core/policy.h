@@ -41,7 +41,6 @@ struct verdict {
 };
 
 int policy_parse(const char *s, enum policy *ret);
-const char *policy_to_string(enum policy p);
 const char *action_to_string(enum action a);
 const char *sharing_to_string(enum sharing s);
 
@@ -51,8 +50,7 @@ struct verdict policy_decide(const struct policy_input *in);
  * The message for the nconnect (or krb5) part of a verdict, naming the mounts that set the
  * client, why it matters and what to do; NULL when there is nothing to say.  Caller frees.
  */
-char *verdict_nconnect_message(const struct verdict *v, const struct clients *c,
-                               const struct nfs_request *req);
+char *verdict_nconnect_message(const struct verdict *v, const struct clients *c);
 char *verdict_krb5_message(const struct verdict *v, const struct clients *c,
                            const struct nfs_request *req);
 /* "10.0.0.1 port 2049, NFSv4.1 over tcp" */

@@ -29,8 +29,8 @@ int nfs_spec_parse(const char *spec, struct nfs_spec *ret)
                 if (!colon)
                         return -EINVAL;
                 hostlen = (size_t)(colon - spec);
-                /* An unbracketed IPv6 literal would split at its first colon. */
-                if (memchr(spec, ':', hostlen) || strchr(colon + 1, ':') == colon + 1)
+                /* an unbracketed IPv6 literal splits at its first colon: "fd00::1:/x" */
+                if (colon[1] == ':')
                         return -EINVAL;
         }
         if (hostlen == 0 || colon[1] == '\0' || memchr(host, '/', hostlen) ||

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 clients_match(&c, &req, &c.v[i].key.addr, &cm);
                 struct policy_input pin = { &req, false, &cm, POLICY_WARN, POLICY_REFUSE };
                 struct verdict v = policy_decide(&pin);
-                free(verdict_nconnect_message(&v, &c, &req));
+                free(verdict_nconnect_message(&v, &c));
                 free(verdict_krb5_message(&v, &c, &req));
         }
         clients_done(&c);

@@ -29,63 +29,60 @@ static const struct {
         const char *transport, *xprtsec;
         int major, minor;
         unsigned nconnect;
-        const char *sec;
         unsigned long rsize;
 } entry_rows[] = {
         /* 0 */
-        { "nfs", V3_OPTS, "/mnt/a", "srv:/a", 0, "10.99.0.1", 2049, "tcp", "none", 3, 0, 4, "sys", 1048576 },
-        { "nfs4", V41_OPTS, "/mnt/b", "srv:/b", 0, "10.99.0.1", 2049, "tcp", "none", 4, 1, 1, "krb5p", 524288 },
-        { "nfs4", V42_OPTS, "/mnt/c", "srv:/c", 0, "10.99.0.1", 2049, "tcp", "none", 4, 2, 8, "sys", 1048576 },
-        { "nfs4", V6_OPTS, "/mnt/v6", "[fd00::1]:/x", 0, "fd00::1", 2049, "tcp", "none", 4, 2, 2, "sys", 1048576 },
+        { "nfs", V3_OPTS, "/mnt/a", "srv:/a", 0, "10.99.0.1", 2049, "tcp", "none", 3, 0, 4, 1048576 },
+        { "nfs4", V41_OPTS, "/mnt/b", "srv:/b", 0, "10.99.0.1", 2049, "tcp", "none", 4, 1, 1, 524288 },
+        { "nfs4", V42_OPTS, "/mnt/c", "srv:/c", 0, "10.99.0.1", 2049, "tcp", "none", 4, 2, 8, 1048576 },
+        { "nfs4", V6_OPTS, "/mnt/v6", "[fd00::1]:/x", 0, "fd00::1", 2049, "tcp", "none", 4, 2, 2, 1048576 },
         { "nfs4", "vers=4.1,proto=rdma,port=20049,addr=192.168.1.1", "/r", "ib:/r", 0, "192.168.1.1", 20049,
-          "rdma", "none", 4, 1, 1, "sys", 0 },
+          "rdma", "none", 4, 1, 1, 0 },
         /* 5 */
         { "nfs4", "vers=4.1,proto=rdma6,port=20049,addr=fd00::9", "/r6", "[fd00::9]:/r", 0, "fd00::9", 20049, "rdma",
-          "none", 4, 1, 1, "sys", 0 },
+          "none", 4, 1, 1, 0 },
         { "nfs4", "vers=4.2,proto=tcp,xprtsec=mtls,addr=10.0.0.1", "/t", "s:/t", 0, "10.0.0.1", 2049, "tcp", "mtls",
-          4, 2, 1, "sys", 0 },
+          4, 2, 1, 0 },
         { "nfs4", "vers=4.2,proto=tcp,xprtsec=tls,addr=10.0.0.1", "/t", "s:/t", 0, "10.0.0.1", 2049, "tcp", "tls", 4,
-          2, 1, "sys", 0 },
-        { "nfs4", "vers=4.0,port=2050,addr=10.0.0.1", "/p", "s:/p", 0, "10.0.0.1", 2050, "tcp", "none", 4, 0, 1, "sys",
+          2, 1, 0 },
+        { "nfs4", "vers=4.0,port=2050,addr=10.0.0.1", "/p", "s:/p", 0, "10.0.0.1", 2050, "tcp", "none", 4, 0, 1,
           0 },
         { "nfs", "vers=3,proto=udp,port=2049,addr=10.0.0.1", "/u", "s:/u", 0, "10.0.0.1", 2049, "udp", "none", 3, 0,
-          1, "sys", 0 },
+          1, 0 },
         /* 10: no vers=: from the fs type */
-        { "nfs4", "addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp", "none", 4, 0, 1, "sys", 0 },
-        { "nfs", "addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp", "none", 3, 0, 1, "sys", 0 },
-        { "nfs4", "vers=4,addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp", "none", 4, 0, 1, "sys", 0 },
-        { "nfs", "vers=bogus,addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp", "none", 3, 0, 1, "sys", 0 },
+        { "nfs4", "addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp", "none", 4, 0, 1, 0 },
+        { "nfs", "addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp", "none", 3, 0, 1, 0 },
+        { "nfs4", "vers=4,addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp", "none", 4, 0, 1, 0 },
+        { "nfs", "vers=bogus,addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp", "none", 3, 0, 1, 0 },
         /* odd values fall back to defaults */
-        { "nfs", "vers=3,nconnect=0,port=0,addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp", "none", 3, 0, 1,
-          "sys", 0 },
+        { "nfs", "vers=3,nconnect=0,port=0,addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp", "none", 3, 0, 1, 0 },
         /* 15 */
         { "nfs", "vers=3,nconnect=abc,port=99999,rsize=x,addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp",
-          "none", 3, 0, 1, "sys", 0 },
+          "none", 3, 0, 1, 0 },
         /* the last occurrence wins */
         { "nfs", "vers=3,nconnect=2,nconnect=6,addr=10.0.0.2,addr=10.0.0.1", "/x", "s:/x", 0, "10.0.0.1", 2049, "tcp",
-          "none", 3, 0, 6, "sys", 0 },
+          "none", 3, 0, 6, 0 },
         /* scope id of a link-local server */
-        { "nfs4", "vers=4.2,addr=fe80::1%eth0", "/x", "[fe80::1%eth0]:/x", 0, "fe80::1", 2049, "tcp", "none", 4, 2, 1,
-          "sys", 0 },
+        { "nfs4", "vers=4.2,addr=fe80::1%eth0", "/x", "[fe80::1%eth0]:/x", 0, "fe80::1", 2049, "tcp", "none", 4, 2, 1, 0 },
         /* quoted values with commas do not break the parse */
         { "nfs4", "vers=4.1,context=\"system_u:object_r:nfs_t:s0:c1,c2\",nconnect=3,addr=10.0.0.1", "/x", "s:/x", 0,
-          "10.0.0.1", 2049, "tcp", "none", 4, 1, 3, "sys", 0 },
+          "10.0.0.1", 2049, "tcp", "none", 4, 1, 3, 0 },
         /* NULL target and source become "" */
-        { "nfs", "vers=3,addr=10.0.0.1", NULL, NULL, 0, "10.0.0.1", 2049, "tcp", "none", 3, 0, 1, "sys", 0 },
+        { "nfs", "vers=3,addr=10.0.0.1", NULL, NULL, 0, "10.0.0.1", 2049, "tcp", "none", 3, 0, 1, 0 },
         /* 20: not NFS mounts, or nothing the kernel keys on */
-        { "ext4", "rw,relatime", "/", "/dev/sda1", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 },
-        { NULL, V3_OPTS, "/", "x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 },
-        { "nfsd", "rw", "/proc/fs/nfsd", "nfsd", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 },
-        { "nfs4x", V41_OPTS, "/", "x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 },
-        { "NFS", V3_OPTS, "/", "x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 },
+        { "ext4", "rw,relatime", "/", "/dev/sda1", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
+        { NULL, V3_OPTS, "/", "x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
+        { "nfsd", "rw", "/proc/fs/nfsd", "nfsd", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
+        { "nfs4x", V41_OPTS, "/", "x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
+        { "NFS", V3_OPTS, "/", "x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
         /* 25 */
-        { "nfs", "vers=3,proto=tcp", "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 },
-        { "nfs", "vers=3,addr=nfs.example.com", "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 },
-        { "nfs", "vers=3,addr", "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 }, /* a bare flag */
-        { "nfs", "vers=3,addr=", "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 },
-        { "nfs", "", "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 },
+        { "nfs", "vers=3,proto=tcp", "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
+        { "nfs", "vers=3,addr=nfs.example.com", "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
+        { "nfs", "vers=3,addr", "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 }, /* a bare flag */
+        { "nfs", "vers=3,addr=", "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
+        { "nfs", "", "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
         /* 30 */
-        { "nfs", NULL, "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0 },
+        { "nfs", NULL, "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
 };
 
 START_TEST(test_from_entry)
@@ -106,7 +103,6 @@ START_TEST(test_from_entry)
         ck_assert_int_eq(m.vers.major, entry_rows[_i].major);
         ck_assert_int_eq(m.vers.minor, entry_rows[_i].minor);
         ck_assert_uint_eq(m.nconnect, entry_rows[_i].nconnect);
-        ck_assert_str_eq(m.sec, entry_rows[_i].sec);
         ck_assert_uint_eq(m.rsize, entry_rows[_i].rsize);
         ck_assert_str_eq(m.target, entry_rows[_i].target ? entry_rows[_i].target : "");
         ck_assert_str_eq(m.source, entry_rows[_i].source ? entry_rows[_i].source : "");
@@ -316,20 +312,6 @@ START_TEST(test_volumes)
                 ck_assert_ptr_null(v);
         free(s);
         free(v);
-}
-END_TEST
-
-START_TEST(test_find_dev)
-{
-        static const struct entry e[MAXM] = { NFS3("addr=10.0.0.1", "/a"), NFS3("addr=10.0.0.1", "/b") };
-        struct clients c = { 0 };
-        build(&c, e, NULL, NULL);
-        const struct nfs_mount *m = clients_find_dev(&c, makedev(0, 41));
-        ck_assert_ptr_nonnull(m);
-        ck_assert_str_eq(m->target, "/b");
-        ck_assert_ptr_null(clients_find_dev(&c, makedev(0, 42)));
-        ck_assert_ptr_null(clients_find_dev(&c, makedev(1, 40)));
-        clients_done(&c);
 }
 END_TEST
 
@@ -549,7 +531,6 @@ static Suite *clients_suite(void)
         tcase_add_test(tc, test_nfsfs_twice);
         tcase_add_test(tc, test_nfsfs_long_line);
         tcase_add_loop_test(tc, test_volumes, 0, ELEMS(volume_rows));
-        tcase_add_test(tc, test_find_dev);
         tcase_add_loop_test(tc, test_key_equal, 0, ELEMS(key_rows));
         suite_add_tcase(s, tc);
 

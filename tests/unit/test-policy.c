@@ -244,7 +244,7 @@ START_TEST(test_policy)
         } else
                 ck_assert_ptr_null(v.client);
 
-        char *ncmsg = verdict_nconnect_message(&v, &c, &req);
+        char *ncmsg = verdict_nconnect_message(&v, &c);
         char *kmsg = verdict_krb5_message(&v, &c, &req);
         check_msg(_i, "nconnect", ncmsg, rows[_i].ncmsg);
         check_msg(_i, "krb5", kmsg, rows[_i].krbmsg);
@@ -286,8 +286,6 @@ START_TEST(test_policy_parse)
         int r = policy_parse(parse_rows[_i].s, &p);
         ck_assert_int_eq(r, parse_rows[_i].rc);
         ck_assert_int_eq(p, r == 0 ? parse_rows[_i].p : (enum policy)77);
-        if (r == 0)
-                ck_assert_str_eq(policy_to_string(p), parse_rows[_i].s);
 }
 END_TEST
 
