@@ -65,8 +65,9 @@ static int enter_namespace(const char *ns)
         }
         _cleanup_(closep) int fd = open(p, O_RDONLY | O_CLOEXEC);
         if (fd < 0 || setns(fd, CLONE_NEWNS) < 0) {
-                log_error("cannot enter the mount namespace %s: %s", p, strerror(errno));
-                return -errno;
+                int r = -errno;
+                log_error("cannot enter the mount namespace %s: %s", p, strerror(-r));
+                return r;
         }
         return 0;
 }
@@ -140,8 +141,7 @@ static void print_plan_clients(const struct clients *c, const struct nfs_addr *a
                         snprintf(nc, sizeof(nc), "nconnect unknown");
                 else
                         snprintf(nc, sizeof(nc), "nconnect=%u", cl->nconnect);
-                bool same_port = cl->key.port == req->port && streq(cl->key.transport, req->transport) &&
-                                 streq(cl->key.xprtsec, req->xprtsec);
+                bool same_port = client_endpoint_equal(&cl->key, req, addr);
                 log_info("client: %s: %s, %s%s", d ? d : "?", nc, ms ? ms : "?",
                          cl == m->client ? " <- this mount shares it" :
                          cl->other_netns ? " (made from another network namespace: separate)" :

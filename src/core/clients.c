@@ -142,15 +142,24 @@ int clients_group(struct clients *c)
  * so a line counts as hidden only when there are more lines for (major, address, port) than
  * visible clients with those.
  */
+/* One line of /proc/fs/nfsfs/servers: all it tells of a client. */
+struct nfsfs_server {
+        int major;
+        struct nfs_addr addr;
+        unsigned port;
+};
+
+static bool nfsfs_server_is(const struct nfsfs_server *l, int major, const struct nfs_addr *addr,
+                            unsigned port)
+{
+        return l->major == major && nfs_addr_equal(&l->addr, addr) && l->port == port;
+}
+
 int clients_add_nfsfs_servers(struct clients *c, const char *text)
 {
         int bad = 0;
         size_t nlines = 0;
-        struct {
-                int major;
-                struct nfs_addr addr;
-                unsigned port;
-        } *lines = NULL;
+        struct nfsfs_server *lines = NULL;
 
         if (!text)
                 return 0; /* nothing known: no client marked */
@@ -195,8 +204,7 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text)
                 const struct client_key *k = &c->v[j].key;
                 bool listed = false;
                 for (size_t i = 0; i < nlines && !listed; i++)
-                        listed = k->vers.major == lines[i].major &&
-                                 nfs_addr_equal(&k->addr, &lines[i].addr) && k->port == lines[i].port;
+                        listed = nfsfs_server_is(&lines[i], k->vers.major, &k->addr, k->port);
                 if (!listed)
                         c->v[j].other_netns = true;
         }
@@ -204,14 +212,12 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text)
         for (size_t i = 0; i < nlines; i++) {
                 size_t same = 0, visible = 0, already = 0;
                 for (size_t j = 0; j < nlines; j++)
-                        if (lines[j].major == lines[i].major &&
-                            nfs_addr_equal(&lines[j].addr, &lines[i].addr) &&
-                            lines[j].port == lines[i].port)
+                        if (nfsfs_server_is(&lines[j], lines[i].major, &lines[i].addr, lines[i].port))
                                 same++;
                 for (size_t j = 0; j < c->n; j++) {
                         const struct client_key *k = &c->v[j].key;
-                        if (!c->v[j].other_netns && k->vers.major == lines[i].major &&
-                            nfs_addr_equal(&k->addr, &lines[i].addr) && k->port == lines[i].port)
+                        if (!c->v[j].other_netns &&
+                            nfsfs_server_is(&lines[i], k->vers.major, &k->addr, k->port))
                                 *(c->v[j].hidden ? &already : &visible) += 1;
                 }
                 if (same > visible + already) {
@@ -230,7 +236,7 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text)
         return bad;
 }
 
-static bool endpoint_equal(const struct client_key *k, const struct nfs_request *req,
+bool client_endpoint_equal(const struct client_key *k, const struct nfs_request *req,
                            const struct nfs_addr *a)
 {
         return nfs_addr_equal(&k->addr, a) && k->port == req->port &&
@@ -260,7 +266,7 @@ void clients_match(const struct clients *c, const struct nfs_request *req,
 
         for (size_t i = 0; i < c->n; i++) {
                 const struct nfs_client *cl = &c->v[i];
-                if (cl->other_netns || !endpoint_equal(&cl->key, req, addr))
+                if (cl->other_netns || !client_endpoint_equal(&cl->key, req, addr))
                         continue;
                 if (version_matches(cl->key.vers, req->vers)) {
                         m.client = cl;

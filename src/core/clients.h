@@ -71,6 +71,9 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text);
 
 bool client_key_equal(const struct client_key *a, const struct client_key *b);
 struct client_key client_key_of(const struct nfs_mount *m);
+/* The client serves this address, port, transport and TLS policy (any version). */
+bool client_endpoint_equal(const struct client_key *k, const struct nfs_request *req,
+                           const struct nfs_addr *a);
 
 /* The client a mount with this request to this address will share, or NULL. */
 struct client_match {
