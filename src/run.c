@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,11 +31,27 @@ static int check_fd(int fd)
         return 0;
 }
 
-void program_open(struct program *p, const char *path)
+void program_open(struct program *p, const char *candidates)
 {
-        /* no O_CLOEXEC: a script run through fexecve() needs its /dev/fd entry */
-        *p = (struct program){ .path = path, .fd = open(path, O_PATH) };
-        p->error = p->fd < 0 ? -errno : check_fd(p->fd);
+        *p = (struct program){ .path = candidates, .fd = -1, .error = -ENOENT };
+        /* the first candidate that exists: a package diverts the real binary to one of several
+         * names, depending on which name nfs-utils ships (/sbin or /usr/sbin) */
+        for (const char *c = candidates; *c;) {
+                size_t n = strcspn(c, ":");
+                if (n > 0 && n < sizeof(p->buf)) {
+                        memcpy(p->buf, c, n);
+                        p->buf[n] = '\0';
+                        /* no O_CLOEXEC: a script run through fexecve() needs its /dev/fd entry */
+                        int fd = open(p->buf, O_PATH);
+                        if (fd >= 0 || errno != ENOENT) {
+                                p->path = p->buf;
+                                p->fd = fd;
+                                p->error = fd < 0 ? -errno : check_fd(fd);
+                                return;
+                        }
+                }
+                c += n + (c[n] == ':');
+        }
 }
 
 void program_close(struct program *p)

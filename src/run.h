@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <limits.h>
 #include <stdbool.h>
 
 /*
@@ -8,13 +9,17 @@
  * the one of the caller's file system, never one a container's namespace supplies.
  */
 struct program {
-        const char *path;
+        const char *path; /* the candidate opened, or the whole list when none exists */
+        char buf[PATH_MAX];
         int fd;         /* -1 when it could not be opened */
         int error;      /* what program_check() reports, found when opened */
 };
 
-/* Opens and checks the program, before -N: /proc/self/exe may not resolve after it. */
-void program_open(struct program *p, const char *path);
+/*
+ * Opens and checks the program, before -N: /proc/self/exe may not resolve after it.
+ * `candidates` is one absolute path or several separated by ':'; the first that exists is used.
+ */
+void program_open(struct program *p, const char *candidates);
 void program_close(struct program *p);
 /* 0 when it can be run; -errno, or -ELOOP when it is this very helper (a divert loop). */
 int program_check(const struct program *p);

@@ -249,6 +249,22 @@ missing-mount-nfs)
     run 10.99.0.1:/e "$DIR" -o vers=3
     expect_rc 2; expect_err "cannot run the real mount.nfs $T/none/mount.nfs: No such file or directory"
     ;;
+mount-nfs-candidates)
+    # several build-time names for the real binary: the first that exists is run
+    export NFS_TUNED_MOUNT_NFS="$T/none/mount.nfs.usr-is-merged:$STUB:$T/none/other"
+    run 10.99.0.1:/e "$DIR" -o vers=3
+    expect_rc 0; expect_exec
+    run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+    expect_err "exec: $STUB 10.99.0.1:/e"
+    # one that exists but cannot run stops the search: it is reported, never skipped
+    mkdir -p "$T/dir.d"
+    export NFS_TUNED_MOUNT_NFS="$T/dir.d:$STUB"
+    run 10.99.0.1:/e "$DIR" -o vers=3
+    expect_rc 2; expect_no_exec; expect_err "cannot run the real mount.nfs $T/dir.d: not a regular file"
+    export NFS_TUNED_MOUNT_NFS="$T/none/a:$T/none/b"
+    run 10.99.0.1:/e "$DIR" -o vers=3
+    expect_rc 2; expect_err "cannot run the real mount.nfs $T/none/a:$T/none/b: No such file or directory"
+    ;;
 umount-passthrough)
     for name in umount.nfs umount.nfs4; do
         ln -sf "$HELPER" "$T/bin/$name"
