@@ -14,23 +14,23 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "bdi.h"
-#include "clients.h"
-#include "cmdline.h"
+#include "sys/bdi.h"
+#include "core/clients.h"
+#include "core/cmdline.h"
 #include "config-build.h"
-#include "config.h"
-#include "exitcodes.h"
-#include "lock.h"
-#include "macro.h"
-#include "paths.h"
-#include "plan.h"
-#include "policy.h"
-#include "report.h"
-#include "request.h"
-#include "resolve.h"
-#include "run.h"
-#include "spec.h"
-#include "sysread.h"
+#include "core/config.h"
+#include <libmount.h>
+#include "sys/lock.h"
+#include "shared/macro.h"
+#include "sys/paths.h"
+#include "core/plan.h"
+#include "core/policy.h"
+#include "shared/log.h"
+#include "core/request.h"
+#include "sys/resolve.h"
+#include "sys/program.h"
+#include "core/spec.h"
+#include "sys/mounttable.h"
 
 /* How long to wait for udev to finish the new bdi's add event before writing anyway. */
 #define UDEV_WAIT_MS 5000
@@ -86,30 +86,30 @@ static int check_program(const struct program *prog, const char *config)
                 log_error("refusing to run %s: it is this helper itself, a divert loop (installed "
                           "in place of mount.nfs without the real one moved aside?); set mount_nfs in [global] "
                           "of %s to the real binary, e.g. /sbin/mount.nfs.distrib", prog->path, config);
-                return EX_SYSERR;
+                return MNT_EX_SYSERR;
         }
         if (r == -ENOEXEC) {
                 log_error("cannot run the real mount.nfs %s: not a regular file; set mount_nfs in "
                           "[global] of %s to the real binary", prog->path, config);
-                return EX_SYSERR;
+                return MNT_EX_SYSERR;
         }
         if (r < 0) {
                 log_error("cannot run the real mount.nfs %s: %s; install nfs-common (nfs-utils) "
                           "or set mount_nfs in [global] of %s", prog->path, strerror(-r), config);
-                return EX_SYSERR;
+                return MNT_EX_SYSERR;
         }
-        return EX_OK;
+        return MNT_EX_SUCCESS;
 }
 
 static int do_umount(char **argv, const struct paths *p, const struct program *prog)
 {
         int r = check_program(prog, p->config);
-        if (r != EX_OK)
+        if (r != MNT_EX_SUCCESS)
                 return r;
         /* unchanged, argv[0] included: mount.nfs acts on its name */
         r = program_exec(prog, argv);
         log_error("cannot run %s: %s", prog->path, strerror(-r));
-        return EX_SYSERR;
+        return MNT_EX_SYSERR;
 }
 
 static int do_check_config(const struct paths *p)
@@ -122,7 +122,7 @@ static int do_check_config(const struct paths *p)
                 fprintf(stderr, "%s\n", conf.errors[i]);
         if (r == 0 && conf.nerrors == 0)
                 printf("%s: %zu section%s, no problems\n", p->config, conf.n, conf.n == 1 ? "" : "s");
-        r = r < 0 || conf.nerrors ? EX_USAGE : EX_OK;
+        r = r < 0 || conf.nerrors ? MNT_EX_USAGE : MNT_EX_SUCCESS;
         config_done(&conf);
         return r;
 }
@@ -296,12 +296,12 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
         dev_t *sbs = NULL;
         size_t nsbs = 0;
         char abuf[NFS_ADDR_STRLEN];
-        int naddrs, rc = EX_SYSERR, r;
+        int naddrs, rc = MNT_EX_SYSERR, r;
 
         if (nfs_spec_parse(cl->spec, &spec) < 0) {
                 log_error("'%s' is not a remote file system: write host:/path or "
                           "[IPv6-address]:/path", cl->spec);
-                rc = EX_USAGE;
+                rc = MNT_EX_USAGE;
                 goto out;
         }
         /* mountinfo shows the canonical path; mount.nfs canonicalizes too */
@@ -313,7 +313,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                 if (r == -ENOMEM)
                         goto oom;
                 log_error("cannot parse the options '%s': check quotes and commas", cl->opts);
-                rc = EX_USAGE;
+                rc = MNT_EX_USAGE;
                 goto out;
         }
         naddrs = resolve_host(spec.host, AF_UNSPEC, addrs);
@@ -337,7 +337,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                         log_error("%s=%s on the command line is not valid: it must be %s",
                                   bad->opt.name, bad->opt.value ? bad->opt.value : "",
                                   helper_key_hint(bad->opt.name));
-                rc = EX_USAGE;
+                rc = MNT_EX_USAGE;
                 goto out;
         }
 
@@ -354,7 +354,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                 log_error("refusing to mount: %s=%s (from %s) is not valid: it must be %s",
                           badopt->name, badopt->value ? badopt->value : "", where,
                           nfs_option_hint(badopt->name));
-                rc = EX_FAIL;
+                rc = MNT_EX_FAIL;
                 goto out;
         }
 
@@ -419,7 +419,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                  sharing_to_string(v.sharing), action_to_string(v.nconnect),
                  action_to_string(v.krb5), eff);
         if (v.nconnect == ACTION_REFUSE || v.krb5 == ACTION_REFUSE) {
-                rc = EX_FAIL;
+                rc = MNT_EX_FAIL;
                 goto out;
         }
 
@@ -429,16 +429,16 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
         if (report_verbose() && print_exec(prog, argv, &set) < 0)
                 goto oom;
         if (cl->fake) {
-                rc = EX_OK;
+                rc = MNT_EX_SUCCESS;
                 goto out;
         }
 
-        if ((rc = check_program(prog, p->config)) != EX_OK)
+        if ((rc = check_program(prog, p->config)) != MNT_EX_SUCCESS)
                 goto out;
         if (set.read_ahead.kind != READ_AHEAD_KEEP)
                 watch = bdi_watch_start(p);
         rc = program_run(prog, argv);
-        if (rc != EX_OK)
+        if (rc != MNT_EX_SUCCESS)
                 goto out;
 
         r = find_mount(p, dir, &newm);
@@ -470,7 +470,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
 
 oom:
         log_error("out of memory");
-        rc = EX_SYSERR;
+        rc = MNT_EX_SYSERR;
 out:
         bdi_watch_free(watch);
         plan_argv_free(argv);
@@ -497,10 +497,10 @@ int main(int argc, char **argv)
         if ((rc = cmdline_parse(argc, argv, &cl, err)) < 0) {
                 if (rc == -ENOMEM) {
                         log_error("out of memory");
-                        return EX_SYSERR;
+                        return MNT_EX_SYSERR;
                 }
                 log_error("%s; see 'mount.nfs-tuned -h'", err);
-                return EX_USAGE;
+                return MNT_EX_USAGE;
         }
         report_set_verbose(cl.verbose);
         paths_init(&p);
@@ -508,11 +508,11 @@ int main(int argc, char **argv)
         switch (cl.mode) {
         case RUN_HELP:
                 usage(stdout);
-                rc = EX_OK;
+                rc = MNT_EX_SUCCESS;
                 break;
         case RUN_VERSION:
                 printf("mount.nfs-tuned %s\n", VERSION);
-                rc = EX_OK;
+                rc = MNT_EX_SUCCESS;
                 break;
         case RUN_CHECK_CONFIG:
                 rc = do_check_config(&p);
@@ -523,14 +523,14 @@ int main(int argc, char **argv)
                 if (cl.ns && paths_privileged_exec()) {
                         /* a setuid helper must not enter namespaces for its caller */
                         log_error("-N is only for root: mount(8) passes it for root's mounts");
-                        rc = EX_USAGE;
+                        rc = MNT_EX_USAGE;
                         break;
                 }
                 /* the configuration and the program to run come from the caller's file
                  * system, read before -N switches to the target mount namespace */
                 if (load_config(p.config, geteuid() == 0 || paths_privileged_exec(), &conf) < 0) {
                         log_error("out of memory");
-                        rc = EX_SYSERR;
+                        rc = MNT_EX_SYSERR;
                         break;
                 }
                 program_open(&prog, config_global_value(&conf, "mount_nfs", p.mount_nfs));
@@ -544,7 +544,7 @@ int main(int argc, char **argv)
                         if (p.rootfd < 0 || enter_namespace(cl.ns) < 0) {
                                 if (p.rootfd < 0)
                                         log_error("cannot open /: %s", strerror(errno));
-                                rc = EX_SYSERR;
+                                rc = MNT_EX_SYSERR;
                                 break;
                         }
                 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "addr.h"
+#include "core/addr.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "macro.h"
-#include "opts.h"
+#include "shared/macro.h"
+#include "core/opts.h"
 
 int nfs_addr_parse(const char *s, struct nfs_addr *ret)
 {

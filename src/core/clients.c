@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "clients.h"
+#include "core/clients.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,8 +8,8 @@
 #include <sys/socket.h>
 #include <sys/sysmacros.h>
 
-#include "macro.h"
-#include "opts.h"
+#include "shared/macro.h"
+#include "core/opts.h"
 
 void nfs_mount_done(struct nfs_mount *m)
 {

@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "addr.h"
-#include "request.h"
+#include "core/addr.h"
+#include "core/request.h"
 
 /* One NFS mount as /proc/self/mountinfo shows it. */
 struct nfs_mount {

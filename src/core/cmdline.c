@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "cmdline.h"
+#include "core/cmdline.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "macro.h"
+#include "shared/macro.h"
 
 void cmdline_done(struct cmdline *c)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "config.h"
+#include "core/config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "macro.h"
-#include "readahead.h"
-#include "request.h"
+#include "shared/macro.h"
+#include "core/readahead.h"
+#include "core/request.h"
 
 static void section_done(struct conf_section *s)
 {

@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "addr.h"
-#include "opts.h"
+#include "core/addr.h"
+#include "core/opts.h"
 
 #define CONFIG_LINE_MAX 4096
 #define CONFIG_SECTIONS_MAX 4096

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "opts.h"
+#include "core/opts.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "macro.h"
+#include "shared/macro.h"
 
 void optlist_done(struct optlist *l)
 {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "plan.h"
+#include "core/plan.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "macro.h"
+#include "shared/macro.h"
 
 int settings_from_merged(const struct merged *m, struct settings *ret,
                          const struct merged_opt **ret_bad)

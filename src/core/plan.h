@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include "cmdline.h"
-#include "config.h"
-#include "policy.h"
-#include "readahead.h"
+#include "core/cmdline.h"
+#include "core/config.h"
+#include "core/policy.h"
+#include "core/readahead.h"
 
 /* The helper's own settings, from the merged options (helper keys). */
 struct settings {

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "policy.h"
+#include "core/policy.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "macro.h"
+#include "shared/macro.h"
 
 int policy_parse(const char *s, enum policy *ret)
 {

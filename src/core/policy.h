@@ -3,8 +3,8 @@
 
 #include <stdbool.h>
 
-#include "clients.h"
-#include "request.h"
+#include "core/clients.h"
+#include "core/request.h"
 
 enum policy { POLICY_WARN, POLICY_REFUSE, POLICY_FOLLOW };
 

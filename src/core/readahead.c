@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "readahead.h"
+#include "core/readahead.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "macro.h"
-#include "opts.h"
+#include "shared/macro.h"
+#include "core/opts.h"
 
 int read_ahead_parse(const char *s, struct read_ahead *ret)
 {

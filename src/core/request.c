@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "request.h"
+#include "core/request.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
-#include "macro.h"
+#include "shared/macro.h"
 
 int nfs_version_parse(const char *s, struct nfs_version *ret)
 {

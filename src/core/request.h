@@ -3,7 +3,7 @@
 
 #include <stdbool.h>
 
-#include "opts.h"
+#include "core/opts.h"
 
 #define NFS_PORT 2049
 #define NFS_RDMA_PORT 20049

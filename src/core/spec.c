@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "spec.h"
+#include "core/spec.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "macro.h"
+#include "shared/macro.h"
 
 /* mount.nfs caps the spec at NFS_MAXPATHLEN + NFS_MAXHOSTNAME, about 1 KiB */
 #define SPEC_MAX 4096

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdline.h"
+#include "core/cmdline.h"
 #include "fuzz.h"
-#include "plan.h"
-#include "request.h"
-#include "spec.h"
+#include "core/plan.h"
+#include "core/request.h"
+#include "core/spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "clients.h"
+#include "core/clients.h"
 #include "fuzz.h"
-#include "policy.h"
+#include "core/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

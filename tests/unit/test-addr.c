@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <sys/socket.h>
 
-#include "addr.h"
+#include "core/addr.h"
 #include "unit.h"
 
 static const struct {

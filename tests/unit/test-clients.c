@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <sys/sysmacros.h>
 
-#include "clients.h"
+#include "core/clients.h"
 #include "unit.h"
 
 /* Super options as the kernel prints them (nfs_show_mount_options), trimmed to what matters. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 
-#include "cmdline.h"
+#include "core/cmdline.h"
 #include "unit.h"
 
 #define MAXARGS 16

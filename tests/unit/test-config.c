@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <sys/socket.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "unit.h"
 
 /*

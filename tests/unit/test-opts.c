@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 
-#include "opts.h"
+#include "core/opts.h"
 #include "unit.h"
 
 /* "name" for a flag, "name=[value]" otherwise, joined with '|': flag and empty value differ. */

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <sys/sysmacros.h>
 
-#include "policy.h"
+#include "core/policy.h"
 #include "unit.h"
 
 struct entry {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 
-#include "readahead.h"
+#include "core/readahead.h"
 #include "unit.h"
 
 #define KEEP READ_AHEAD_KEEP

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <sys/socket.h>
 
-#include "request.h"
+#include "core/request.h"
 #include "unit.h"
 
 static const struct {

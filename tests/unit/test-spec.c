@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 
-#include "spec.h"
+#include "core/spec.h"
 #include "unit.h"
 
 static const struct {

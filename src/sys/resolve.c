@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "resolve.h"
+#include "sys/resolve.h"
 
 #include <netdb.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include "macro.h"
+#include "shared/macro.h"
 
 /* All output goes to stderr prefixed with the program name; info only with -v. */
 void report_set_verbose(int v);

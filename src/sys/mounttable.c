@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "sysread.h"
+#include "sys/mounttable.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "macro.h"
-#include "report.h"
+#include "shared/macro.h"
+#include "shared/log.h"
 
 static inline void mnt_unref_tablep(struct libmnt_table **t)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "bdi.h"
+#include "sys/bdi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "macro.h"
-#include "paths.h"
+#include "shared/macro.h"
+#include "sys/paths.h"
 
 struct bdi_watch {
         struct udev *udev;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "paths.h"
+#include "sys/paths.h"
 
 struct bdi_watch;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "lock.h"
-#include "paths.h"
+#include "sys/lock.h"
+#include "sys/paths.h"
 
 #include <errno.h>
 #include <fcntl.h>

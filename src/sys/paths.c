@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "paths.h"
+#include "sys/paths.h"
 
 #include <errno.h>
 #include <fcntl.h>

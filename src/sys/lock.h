@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include "paths.h"
+#include "sys/paths.h"
 
 /* How long a helper waits for another one mounting the same server. */
 #define LOCK_WAIT_MS 30000

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "report.h"
+#include "shared/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "run.h"
+#include "sys/program.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exitcodes.h"
-#include "report.h"
+#include <libmount.h>
+#include "shared/log.h"
 
 extern char **environ;
 
@@ -81,12 +81,12 @@ int program_run(const struct program *p, char *const argv[])
         pid = fork();
         if (pid < 0) {
                 log_error("cannot start %s: %s", p->path, strerror(errno));
-                return EX_SYSERR;
+                return MNT_EX_SYSERR;
         }
         if (pid == 0) {
                 fexecve(p->fd, argv, environ);
                 fprintf(stderr, "mount.nfs-tuned: cannot run %s: %s\n", p->path, strerror(errno));
-                _exit(EX_SYSERR);
+                _exit(MNT_EX_SYSERR);
         }
         /* ^C reaches mount.nfs, which stops; its status is what counts */
         void (*old_int)(int) = signal(SIGINT, SIG_IGN);
@@ -94,12 +94,12 @@ int program_run(const struct program *p, char *const argv[])
                 if (errno != EINTR) {
                         log_error("waiting for %s: %s", p->path, strerror(errno));
                         signal(SIGINT, old_int);
-                        return EX_SYSERR;
+                        return MNT_EX_SYSERR;
                 }
         signal(SIGINT, old_int);
         if (WIFEXITED(status))
                 return WEXITSTATUS(status);
         log_error("%s was killed by signal %d (%s)", p->path, WTERMSIG(status),
                   strsignal(WTERMSIG(status)));
-        return WTERMSIG(status) == SIGINT ? EX_USER : EX_SYSERR;
+        return WTERMSIG(status) == SIGINT ? MNT_EX_USER : MNT_EX_SYSERR;
 }

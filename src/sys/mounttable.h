@@ -4,9 +4,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "clients.h"
-#include "config.h"
-#include "paths.h"
+#include "core/clients.h"
+#include "core/config.h"
+#include "sys/paths.h"
 
 /* Largest config file read, in bytes. */
 #define CONFIG_FILE_MAX (1024 * 1024)

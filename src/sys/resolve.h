@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#include "addr.h"
+#include "core/addr.h"
 
 #define RESOLVE_MAX 16
 
