@@ -23,6 +23,7 @@
 #include "sys/lock.h"
 #include "shared/macro.h"
 #include "sys/paths.h"
+#include "core/optmap.h"
 #include "core/plan.h"
 #include "core/policy.h"
 #include "shared/log.h"
@@ -336,7 +337,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                 else
                         log_error("%s=%s on the command line is not valid: it must be %s",
                                   bad->opt.name, bad->opt.value ? bad->opt.value : "",
-                                  helper_key_hint(bad->opt.name));
+                                  opt_hint(bad->opt.name));
                 rc = MNT_EX_USAGE;
                 goto out;
         }
@@ -353,7 +354,7 @@ static int do_mount(const struct cmdline *cl, const struct paths *p, const struc
                         snprintf(where, sizeof(where), "%s:%u", src->from->file, src->line);
                 log_error("refusing to mount: %s=%s (from %s) is not valid: it must be %s",
                           badopt->name, badopt->value ? badopt->value : "", where,
-                          nfs_option_hint(badopt->name));
+                          opt_hint(badopt->name));
                 rc = MNT_EX_FAIL;
                 goto out;
         }

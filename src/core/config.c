@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "shared/macro.h"
-#include "core/readahead.h"
+#include "core/optmap.h"
 #include "core/request.h"
 
 static void section_done(struct conf_section *s)
@@ -57,25 +57,6 @@ int config_add_error(struct config *c, const char *fmt, ...)
         int r = strv_append(&c->errors, &c->nerrors, fmt, ap);
         va_end(ap);
         return r;
-}
-
-bool is_helper_key(const char *name)
-{
-        return streq(name, "read_ahead_kb") || streq(name, "nconnect_policy") ||
-               streq(name, "krb5_policy") || streq(name, "mount_nfs");
-}
-
-const char *helper_key_hint(const char *name)
-{
-        if (streq(name, "nconnect_policy"))
-                return "warn, refuse or follow";
-        if (streq(name, "krb5_policy"))
-                return "warn or refuse";
-        if (streq(name, "read_ahead_kb"))
-                return "a size in KiB (15360), a multiple of rsize (15x) or keep";
-        if (streq(name, "mount_nfs"))
-                return "an absolute path, in [global]";
-        return "see nfs-tuned.conf(5)";
 }
 
 const char *section_kind_to_string(enum section_kind k)
@@ -162,46 +143,38 @@ static const char *parse_header(char *s, enum section_kind *ret_kind, char **ret
         return NULL;
 }
 
-/* Checks a key's value; returns a message when it cannot be used. */
-static const char *check_value(const struct conf_section *s, const char *key, const char *value)
+/*
+ * Checks a key's value against its row of the option table; returns a message when it cannot
+ * be used (written to `buf` when composed).
+ */
+static const char *check_value(const struct conf_section *s, const char *key, const char *value,
+                               char *buf, size_t bufsz)
 {
-        unsigned long u;
+        const struct optdef *d = optdef_find(key);
+        bool bad;
 
-        if (streq(key, "nconnect_policy")) {
-                if (!value || (!streq(value, "warn") && !streq(value, "refuse") &&
-                               !streq(value, "follow")))
-                        return "nconnect_policy must be warn, refuse or follow";
-        } else if (streq(key, "krb5_policy")) {
-                if (!value || (!streq(value, "warn") && !streq(value, "refuse")))
-                        return "krb5_policy must be warn or refuse";
-        } else if (streq(key, "read_ahead_kb")) {
-                struct read_ahead ra;
-                if (read_ahead_parse(value, &ra) < 0)
-                        return "read_ahead_kb must be a size in KiB (15360), a multiple of rsize "
-                               "(15x) or keep";
-        } else if (streq(key, "mount_nfs")) {
-                if (s->kind != SECTION_GLOBAL)
-                        return "mount_nfs belongs in [global]";
-                if (!value || value[0] != '/')
-                        return "mount_nfs must be an absolute path";
-        } else if (streq(key, "nconnect")) {
-                if (parse_uint(value, 1, NCONNECT_MAX, &u) < 0)
-                        return "nconnect must be a number from 1 to 16";
-        } else if (streq(key, "vers") || streq(key, "nfsvers")) {
-                struct nfs_version v;
-                if (nfs_version_parse(value, &v) < 0)
-                        return "vers must be 3, 4, 4.0, 4.1 or 4.2";
-        } else if (streq(key, "addr")) {
-                return "addr= is set by mount.nfs from the resolved server name and ignored";
-        } else if (value && !*value)
+        if (d && (d->flags & OPTF_GLOBAL_ONLY) && s->kind != SECTION_GLOBAL) {
+                snprintf(buf, bufsz, "%s belongs in [global]", key);
+                return buf;
+        }
+        if (d && (d->flags & OPTF_IGNORED))
+                return d->hint;
+        if (d && d->check) {
+                bad = d->check(value) < 0;
+        } else if (value && !*value && !(d && (d->flags & OPTF_REQUEST))) {
                 return "empty value";
-        /* what the request parser would refuse at mount time, refused here, where the line is */
-        struct opt o = { (char *)key, (char *)value };
-        struct optlist one = { &o, 1 };
-        struct nfs_request req;
-        if (nfs_request_parse(&one, false, &req, NULL) < 0)
-                return nfs_option_hint(key);
-        return NULL;
+        } else {
+                /* what the request parser would refuse at mount time (v4.3, proto=sctp ...),
+                 * refused here, where the line is */
+                struct opt o = { (char *)key, (char *)value };
+                struct optlist one = { &o, 1 };
+                struct nfs_request req;
+                bad = nfs_request_parse(&one, false, &req, NULL) < 0;
+        }
+        if (!bad)
+                return NULL;
+        snprintf(buf, bufsz, "%s must be %s", opt_group(key), opt_hint(key));
+        return buf;
 }
 
 static int add_option(struct conf_section *s, const char *key, const char *value, unsigned line)
@@ -323,7 +296,8 @@ int config_parse(struct config *c, const char *file, const char *text)
                         config_add_error(c, "%s:%u: one option per line, skipped", file, lineno);
                         continue;
                 }
-                const char *err = check_value(cur, key, value);
+                char why[256];
+                const char *err = check_value(cur, key, value, why, sizeof(why));
                 if (err) {
                         config_add_error(c, "%s:%u: %s%s%s: %s, skipped", file, lineno, key,
                                          value ? "=" : "", value ? value : "", err);

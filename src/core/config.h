@@ -34,11 +34,6 @@ void config_done(struct config *c);
 int config_parse(struct config *c, const char *file, const char *text);
 int config_add_error(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Helper keys: configuration of nfs-tuned itself, never passed to mount.nfs. */
-bool is_helper_key(const char *name);
-/* What a valid value of a helper key looks like. */
-const char *helper_key_hint(const char *name);
-
 /* What a mount is matched on. */
 struct match_input {
         const char *host;              /* as typed in the spec */

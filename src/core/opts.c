@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "shared/macro.h"
 
@@ -96,36 +95,6 @@ char *optlist_to_string(const struct optlist *l)
                 }
         }
         return s;
-}
-
-/* Options whose "no" form is a separate word, not a negation. */
-static const char *const not_negations[] = { "nosharetransport" };
-
-/* Explicit synonyms and opposites (nfs(5)). */
-static const struct {
-        const char *name, *group;
-} groups[] = {
-        { "soft", "hard" },         { "softerr", "hard" },      { "softreval", "softreval" },
-        { "nfsvers", "vers" },      { "minorversion", "vers" }, { "v2", "vers" },
-        { "v3", "vers" },           { "v4", "vers" },           { "v4.0", "vers" },
-        { "v4.1", "vers" },         { "v4.2", "vers" },         { "tcp", "proto" },
-        { "udp", "proto" },         { "rdma", "proto" },        { "ro", "rw" },
-        { "actimeo", "actimeo" },   { "retry", "retry" },       { "bg", "fg" },
-        { "lookupcache", "lookupcache" }, { "async", "sync" },
-};
-
-const char *opt_group(const char *name)
-{
-        for (size_t i = 0; i < ELEMENTSOF(groups); i++)
-                if (strcasecmp(name, groups[i].name) == 0)
-                        return groups[i].group;
-        for (size_t i = 0; i < ELEMENTSOF(not_negations); i++)
-                if (streq(name, not_negations[i]))
-                        return name;
-        /* "noac" competes with "ac", "nocto" with "cto". */
-        if (strncmp(name, "no", 2) == 0 && name[2])
-                return name + 2;
-        return name;
 }
 
 int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *ret)

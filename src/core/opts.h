@@ -23,12 +23,5 @@ const struct opt *optlist_find(const struct optlist *l, const char *name);
 /* "a,b=c"; "" for an empty list. Caller frees. */
 char *optlist_to_string(const struct optlist *l);
 
-/*
- * The key an option competes on: "soft" and "hard" are one choice, "vers", "nfsvers", "v3",
- * "v4.1" and "minorversion" are one, "noac" and "ac" are one.  A lower-precedence source
- * never adds an option whose group a higher one already set.
- */
-const char *opt_group(const char *name);
-
 /* Parses a decimal unsigned value in [min,max]; 0 or -EINVAL/-ERANGE. */
 int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *ret);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/optmap.h"
 #include "shared/macro.h"
 
 int settings_from_merged(const struct merged *m, struct settings *ret,
@@ -15,25 +16,28 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
                               .krb5_policy = POLICY_WARN };
         const struct merged_opt *o;
 
-        if ((o = merged_find(m, "read_ahead_kb")) && read_ahead_parse(o->opt.value, &s.read_ahead) < 0)
-                goto bad;
-        if ((o = merged_find(m, "nconnect_policy")) &&
-            policy_parse(o->opt.value, &s.nconnect_policy) < 0)
-                goto bad;
-        if ((o = merged_find(m, "krb5_policy")) &&
-            (policy_parse(o->opt.value, &s.krb5_policy) < 0 || s.krb5_policy == POLICY_FOLLOW))
-                goto bad;
-        for (size_t i = 0; i < m->n; i++)
-                if (!m->v[i].from && streq(m->v[i].opt.name, "mount_nfs")) {
-                        o = &m->v[i];
-                        goto bad;
+        for (size_t i = 0; i < m->n; i++) {
+                const struct optdef *d = optdef_find(m->v[i].opt.name);
+                if (!d || !(d->flags & OPTF_HELPER))
+                        continue;
+                o = &m->v[i];
+                /* the value that counts is the last one */
+                if ((!o->from && (d->flags & OPTF_NO_CMDLINE)) ||
+                    (o == merged_find(m, d->name) && d->check(o->opt.value) < 0)) {
+                        if (ret_bad)
+                                *ret_bad = o;
+                        return -EINVAL;
                 }
+        }
+        /* checked above: these parse */
+        if ((o = merged_find(m, "read_ahead_kb")))
+                (void)read_ahead_parse(o->opt.value, &s.read_ahead);
+        if ((o = merged_find(m, "nconnect_policy")))
+                (void)policy_parse(o->opt.value, &s.nconnect_policy);
+        if ((o = merged_find(m, "krb5_policy")))
+                (void)policy_parse(o->opt.value, &s.krb5_policy);
         *ret = s;
         return 0;
-bad:
-        if (ret_bad)
-                *ret_bad = o;
-        return -EINVAL;
 }
 
 int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret)

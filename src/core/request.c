@@ -179,23 +179,3 @@ const char *nfs_version_to_string(struct nfs_version v, char *buf, size_t n)
                 snprintf(buf, n, "%d", v.major);
         return buf;
 }
-
-const char *nfs_option_hint(const char *name)
-{
-        static const struct {
-                const char *name, *hint;
-        } hints[] = {
-                { "nconnect", "a number from 1 to 16, the kernel's limit" },
-                { "vers", "3, 4, 4.0, 4.1 or 4.2" },
-                { "nfsvers", "3, 4, 4.0, 4.1 or 4.2" },
-                { "minorversion", "0, 1 or 2" },
-                { "proto", "tcp, tcp6, udp, udp6, rdma or rdma6" },
-                { "port", "a port number from 0 to 65535" },
-                { "xprtsec", "none, tls or mtls" },
-                { "sec", "a flavour such as sys, krb5, krb5i or krb5p" },
-        };
-        for (size_t i = 0; i < ELEMENTSOF(hints); i++)
-                if (streq(hints[i].name, name))
-                        return hints[i].hint;
-        return "see nfs(5)";
-}

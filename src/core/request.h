@@ -36,8 +36,6 @@ int opt_vers_major(const struct opt *o);
 int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_request *ret,
                       const struct opt **ret_bad);
 bool sec_is_krb5(const char *sec);
-/* What a valid value of an option the request reads looks like ("3, 4, 4.0, 4.1 or 4.2"). */
-const char *nfs_option_hint(const char *name);
 /* "3", "4.1", "4 (minor negotiated)", "negotiated" */
 const char *nfs_version_to_string(struct nfs_version v, char *buf, size_t n);
 /* Parses the vers= of a mountinfo line ("3", "4.1"). */

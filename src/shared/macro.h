@@ -10,6 +10,8 @@
 #define _unused_ __attribute__((unused))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
 
 static inline void freep(void *p)
 {

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <sys/socket.h>
 
+#include "core/optmap.h"
 #include "core/config.h"
 #include "unit.h"
 

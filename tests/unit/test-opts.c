@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 
+#include "core/optmap.h"
 #include "core/opts.h"
 #include "unit.h"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 
+#include "core/optmap.h"
 #include "core/plan.h"
 #include "unit.h"
 

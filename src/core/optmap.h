@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+/*
+ * One row per option the helper knows (libmount's optmap.c): the group it competes in, what
+ * kind of key it is, how its value is checked and what a valid value looks like.  Every rule
+ * about an option reads its row.
+ */
+enum {
+        OPTF_HELPER = 1 << 0,      /* the helper's own key: never passed to mount.nfs */
+        OPTF_GLOBAL_ONLY = 1 << 1, /* only in [global] of the configuration */
+        OPTF_NO_CMDLINE = 1 << 2,  /* never from the command line (it names a program run as root) */
+        OPTF_REQUEST = 1 << 3,     /* read by nfs_request_parse(), which refuses a bad value */
+        OPTF_IGNORED = 1 << 4,     /* set by mount.nfs itself; a configured value is never used */
+};
+
+struct optdef {
+        const char *name;
+        const char *group; /* NULL: the option's own name, or the name without "no" */
+        unsigned flags;
+        /* helper keys: 0 when the value is valid (NULL for a flag) */
+        int (*check)(const char *value);
+        /* what a valid value looks like, or (OPTF_IGNORED) why it is not used */
+        const char *hint;
+};
+
+/* The row of an option (exact name), or NULL. */
+const struct optdef *optdef_find(const char *name);
+
+/*
+ * The key an option competes on: "soft" and "hard" are one choice, "vers", "nfsvers", "v3",
+ * "v4.1" and "minorversion" are one, "noac" and "ac" are one.  A lower-precedence source
+ * never adds an option whose group a higher one already set.
+ */
+const char *opt_group(const char *name);
+
+/* Helper keys: configuration of nfs-tuned itself, never passed to mount.nfs. */
+bool is_helper_key(const char *name);
+/* What a valid value of an option looks like ("3, 4, 4.0, 4.1 or 4.2"); "see nfs(5)" else. */
+const char *opt_hint(const char *name);
+/* A helper key's value check (0 valid, -EINVAL not); 0 for every other option. */
+int opt_check_value(const char *name, const char *value);
