@@ -36,11 +36,103 @@ static const char *base_name(const char *s)
         return b ? b + 1 : s;
 }
 
+/* Long options: each picks a mode (the verbs of mount.nfs-tuned besides mounting). */
+static const struct {
+        const char *name;
+        enum run_mode mode;
+} long_options[] = {
+        { "--version", RUN_VERSION },
+        { "--help", RUN_HELP },
+        { "--check-config", RUN_CHECK_CONFIG },
+};
+
+static int parse_long(struct cmdline *c, const char *a, char err[static CMDLINE_ERR_MAX])
+{
+        for (size_t i = 0; i < ELEMENTSOF(long_options); i++)
+                if (streq(a, long_options[i].name)) {
+                        c->mode = long_options[i].mode;
+                        return 0;
+                }
+        snprintf(err, CMDLINE_ERR_MAX, "unknown option '%s'", a);
+        return -EINVAL;
+}
+
+/* One word of short options ("-fv", "-o opts", "-overs=3"); may take the next word. */
+static int parse_short(struct cmdline *c, int argc, char *const *argv, int *i,
+                       char err[static CMDLINE_ERR_MAX])
+{
+        for (const char *p = argv[*i] + 1; *p; p++) {
+                const char *arg;
+                switch (*p) {
+                case 's': c->sloppy = true; continue;
+                case 'f': c->fake = true; continue;
+                case 'n': c->nomtab = true; continue;
+                case 'v': c->verbose++; continue;
+                case 'r': c->ro = true; c->rw = false; continue;
+                case 'w': c->rw = true; c->ro = false; continue;
+                case 'h': c->mode = RUN_HELP; continue;
+                case 'V': c->mode = RUN_VERSION; continue;
+                case 'o': case 't': case 'N':
+                        break;
+                default:
+                        snprintf(err, CMDLINE_ERR_MAX, "unknown option '-%c'", *p);
+                        return -EINVAL;
+                }
+                /* an option with an argument: the rest of this word, or the next */
+                if (p[1])
+                        arg = p + 1;
+                else if (*i + 1 < argc)
+                        arg = argv[++*i];
+                else {
+                        snprintf(err, CMDLINE_ERR_MAX, "option '-%c' needs an argument", *p);
+                        return -EINVAL;
+                }
+                if (*p == 'o') {
+                        if (append_opts(c, arg) < 0) {
+                                snprintf(err, CMDLINE_ERR_MAX, "out of memory");
+                                return -ENOMEM;
+                        }
+                } else if (*p == 't')
+                        c->type = arg;
+                else
+                        c->ns = arg;
+                return 0;
+        }
+        return 0;
+}
+
+/* What a mount needs once every word is read. */
+static int check_mount_args(struct cmdline *c, const char *const *pos, int npos,
+                            char err[static CMDLINE_ERR_MAX])
+{
+        if (npos < 2) {
+                snprintf(err, CMDLINE_ERR_MAX, "%s",
+                         npos ? "missing mount point" : "missing remote file system and mount point");
+                return -EINVAL;
+        }
+        if (c->type) {
+                if (streq(c->type, "nfs4"))
+                        c->v4_by_name = true;
+                else if (!streq(c->type, "nfs") && !streq(c->type, "nfs-tuned")) {
+                        snprintf(err, CMDLINE_ERR_MAX,
+                                 "file system type '%s' is not nfs, nfs4 or nfs-tuned", c->type);
+                        return -EINVAL;
+                }
+        }
+        if (c->ns && !*c->ns) {
+                snprintf(err, CMDLINE_ERR_MAX, "option -N needs a PID or a namespace file");
+                return -EINVAL;
+        }
+        c->spec = pos[0];
+        c->dir = pos[1];
+        return 0;
+}
+
 int cmdline_parse(int argc, char *const *argv, struct cmdline *ret, char err[static CMDLINE_ERR_MAX])
 {
         struct cmdline c = { .mode = RUN_MOUNT };
         const char *pos[2];
-        int npos = 0, r;
+        int npos = 0, r = 0;
         bool dashdash = false;
 
         err[0] = '\0';
@@ -53,102 +145,27 @@ int cmdline_parse(int argc, char *const *argv, struct cmdline *ret, char err[sta
         }
         c.v4_by_name = streq(c.progname, "mount.nfs4");
 
-        for (int i = 1; i < argc; i++) {
+        for (int i = 1; i < argc && r == 0; i++) {
                 const char *a = argv[i];
                 if (dashdash || a[0] != '-' || a[1] == '\0') {
                         if (npos == 2) {
                                 snprintf(err, CMDLINE_ERR_MAX, "unexpected argument '%s'", a);
-                                goto fail;
-                        }
-                        pos[npos++] = a;
-                        continue;
-                }
-                if (streq(a, "--")) {
+                                r = -EINVAL;
+                        } else
+                                pos[npos++] = a;
+                } else if (streq(a, "--"))
                         dashdash = true;
-                        continue;
-                }
-                if (streq(a, "--version")) {
-                        c.mode = RUN_VERSION;
-                        continue;
-                }
-                if (streq(a, "--help")) {
-                        c.mode = RUN_HELP;
-                        continue;
-                }
-                if (streq(a, "--check-config")) {
-                        c.mode = RUN_CHECK_CONFIG;
-                        continue;
-                }
-                if (a[1] == '-') {
-                        snprintf(err, CMDLINE_ERR_MAX, "unknown option '%s'", a);
-                        goto fail;
-                }
-                for (const char *p = a + 1; *p; p++) {
-                        const char *arg;
-                        switch (*p) {
-                        case 's': c.sloppy = true; continue;
-                        case 'f': c.fake = true; continue;
-                        case 'n': c.nomtab = true; continue;
-                        case 'v': c.verbose++; continue;
-                        case 'r': c.ro = true; c.rw = false; continue;
-                        case 'w': c.rw = true; c.ro = false; continue;
-                        case 'h': c.mode = RUN_HELP; continue;
-                        case 'V': c.mode = RUN_VERSION; continue;
-                        case 'o': case 't': case 'N':
-                                break;
-                        default:
-                                snprintf(err, CMDLINE_ERR_MAX, "unknown option '-%c'", *p);
-                                goto fail;
-                        }
-                        /* an option with an argument: the rest of this word, or the next */
-                        if (p[1])
-                                arg = p + 1;
-                        else if (i + 1 < argc)
-                                arg = argv[++i];
-                        else {
-                                snprintf(err, CMDLINE_ERR_MAX, "option '-%c' needs an argument", *p);
-                                goto fail;
-                        }
-                        if (*p == 'o') {
-                                if ((r = append_opts(&c, arg)) < 0) {
-                                        snprintf(err, CMDLINE_ERR_MAX, "out of memory");
-                                        cmdline_done(&c);
-                                        return r;
-                                }
-                        } else if (*p == 't')
-                                c.type = arg;
-                        else
-                                c.ns = arg;
-                        break;
-                }
+                else if (a[1] == '-')
+                        r = parse_long(&c, a, err);
+                else
+                        r = parse_short(&c, argc, argv, &i, err);
         }
-
-        if (c.mode != RUN_MOUNT) {
-                *ret = c;
-                return 0;
+        if (r == 0 && c.mode == RUN_MOUNT)
+                r = check_mount_args(&c, pos, npos, err);
+        if (r < 0) {
+                cmdline_done(&c);
+                return r;
         }
-        if (npos < 2) {
-                snprintf(err, CMDLINE_ERR_MAX, "%s", npos ? "missing mount point" : "missing remote file system and mount point");
-                goto fail;
-        }
-        if (c.type) {
-                if (streq(c.type, "nfs4"))
-                        c.v4_by_name = true;
-                else if (!streq(c.type, "nfs") && !streq(c.type, "nfs-tuned")) {
-                        snprintf(err, CMDLINE_ERR_MAX,
-                                 "file system type '%s' is not nfs, nfs4 or nfs-tuned", c.type);
-                        goto fail;
-                }
-        }
-        if (c.ns && !*c.ns) {
-                snprintf(err, CMDLINE_ERR_MAX, "option -N needs a PID or a namespace file");
-                goto fail;
-        }
-        c.spec = pos[0];
-        c.dir = pos[1];
         *ret = c;
         return 0;
-fail:
-        cmdline_done(&c);
-        return -EINVAL;
 }

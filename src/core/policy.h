@@ -45,15 +45,3 @@ const char *action_to_string(enum action a);
 const char *sharing_to_string(enum sharing s);
 
 struct verdict policy_decide(const struct policy_input *in);
-
-/*
- * The message for the nconnect (or krb5) part of a verdict, naming the mounts that set the
- * client, why it matters and what to do; NULL when there is nothing to say.  Caller frees.
- */
-char *verdict_nconnect_message(const struct verdict *v, const struct clients *c);
-char *verdict_krb5_message(const struct verdict *v, const struct clients *c,
-                           const struct nfs_request *req);
-/* "10.0.0.1 port 2049, NFSv4.1 over tcp" */
-char *client_describe(const struct nfs_client *cl);
-/* "/mnt/a (srv:/a), /mnt/b (srv:/b)" or "no mount here" */
-char *client_mounts_describe(const struct nfs_client *cl, const struct clients *c);

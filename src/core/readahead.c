@@ -50,3 +50,22 @@ unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize)
         }
         return 0;
 }
+
+struct read_ahead_plan read_ahead_plan(const struct read_ahead *ra, dev_t dev, unsigned long rsize,
+                                       const dev_t *sbs, size_t nsbs)
+{
+        unsigned long kb = read_ahead_kb(ra, rsize);
+
+        if (!kb)
+                return (struct read_ahead_plan){ READ_AHEAD_LEAVE, 0 };
+        /* only a new superblock has a bdi of its own */
+        for (size_t i = 0; i < nsbs; i++)
+                if (sbs[i] == dev)
+                        return (struct read_ahead_plan){ READ_AHEAD_SHARED, kb };
+        return (struct read_ahead_plan){ READ_AHEAD_WRITE, kb };
+}
+
+bool read_ahead_readback_ok(unsigned long wanted, unsigned long now, unsigned long page_kb)
+{
+        return now == wanted || (page_kb && now == wanted / page_kb * page_kb);
+}

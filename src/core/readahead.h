@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
 /* read_ahead_kb = 15360 | 15x | keep */
 struct read_ahead {
         enum { READ_AHEAD_KEEP, READ_AHEAD_KB, READ_AHEAD_RSIZE_MULT } kind;
@@ -13,3 +17,24 @@ struct read_ahead {
 int read_ahead_parse(const char *s, struct read_ahead *ret);
 /* The KiB to write for a mount with `rsize` bytes; 0 when nothing is to be written. */
 unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize);
+
+/* What to do with a new mount's bdi. */
+enum read_ahead_step {
+        READ_AHEAD_LEAVE,  /* nothing configured (keep), or nothing to write (rsize unknown) */
+        READ_AHEAD_SHARED, /* the mount shares an earlier superblock, and so its bdi: left alone */
+        READ_AHEAD_WRITE,  /* a new superblock: write kb */
+};
+
+struct read_ahead_plan {
+        enum read_ahead_step step;
+        unsigned long kb;
+};
+
+/*
+ * For the mount on superblock `dev` with `rsize` bytes: `sbs` are the superblocks that existed
+ * before mount.nfs ran (read then, because afterwards the new one is among them).
+ */
+struct read_ahead_plan read_ahead_plan(const struct read_ahead *ra, dev_t dev, unsigned long rsize,
+                                       const dev_t *sbs, size_t nsbs);
+/* The value read back is the one written, as the kernel keeps it: in whole pages. */
+bool read_ahead_readback_ok(unsigned long wanted, unsigned long now, unsigned long page_kb);

@@ -6,45 +6,25 @@
 
 static int verbose;
 
-void report_set_verbose(int v)
+void log_set_verbose(int v)
 {
         verbose = v;
 }
 
-int report_verbose(void)
+int log_verbose(void)
 {
         return verbose;
 }
 
-_printf_(2, 0) static void out(const char *lead, const char *fmt, va_list ap)
-{
-        fprintf(stderr, "mount.nfs-tuned: %s", lead);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
-}
-
-void log_error(const char *fmt, ...)
+void log_at(enum severity sev, const char *fmt, ...)
 {
         va_list ap;
-        va_start(ap, fmt);
-        out("", fmt, ap);
-        va_end(ap);
-}
 
-void log_warning(const char *fmt, ...)
-{
-        va_list ap;
-        va_start(ap, fmt);
-        out("warning: ", fmt, ap);
-        va_end(ap);
-}
-
-void log_info(const char *fmt, ...)
-{
-        va_list ap;
-        if (!verbose)
+        if (sev == SEV_INFO && !verbose)
                 return;
+        fprintf(stderr, "mount.nfs-tuned: %s", severity_prefix(sev));
         va_start(ap, fmt);
-        out("", fmt, ap);
+        vfprintf(stderr, fmt, ap);
         va_end(ap);
+        fputc('\n', stderr);
 }

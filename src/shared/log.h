@@ -3,9 +3,24 @@
 
 #include "shared/macro.h"
 
-/* All output goes to stderr prefixed with the program name; info only with -v. */
-void report_set_verbose(int v);
-int report_verbose(void);
-void log_error(const char *fmt, ...) _printf_(1, 2);
-void log_warning(const char *fmt, ...) _printf_(1, 2);
-void log_info(const char *fmt, ...) _printf_(1, 2);
+/* How a message is shown. The core tags its findings with these; only the front prints. */
+enum severity {
+        SEV_INFO,    /* only with -v */
+        SEV_NOTICE,  /* always: what the helper did instead of what was asked */
+        SEV_WARNING, /* always, led by "warning: " */
+        SEV_ERROR,   /* always: the mount is refused or failed */
+};
+
+/* "warning: " for SEV_WARNING, "" otherwise. */
+static inline const char *severity_prefix(enum severity s)
+{
+        return s == SEV_WARNING ? "warning: " : "";
+}
+
+/* All output goes to stderr prefixed with the program name; info only when verbose. */
+void log_set_verbose(int v);
+int log_verbose(void);
+void log_at(enum severity sev, const char *fmt, ...) _printf_(2, 3);
+#define log_error(...) log_at(SEV_ERROR, __VA_ARGS__)
+#define log_warning(...) log_at(SEV_WARNING, __VA_ARGS__)
+#define log_info(...) log_at(SEV_INFO, __VA_ARGS__)

@@ -1,27 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include <stdbool.h>
 #include <sys/types.h>
 
 #include "core/clients.h"
-#include "core/config.h"
 #include "sys/paths.h"
 
-/* Largest config file read, in bytes. */
-#define CONFIG_FILE_MAX (1024 * 1024)
-/* Most drop-in files read. */
-#define CONFIG_DROPINS_MAX 256
+/* How /proc/fs/nfsfs/servers was read: the caller says what it means. */
+struct nfsfs_status {
+        int error;     /* -errno when it could not be read (not -ENOENT: no nfs module, no client) */
+        int bad_lines; /* lines not understood, skipped */
+};
 
 /*
- * The config file and its drop-ins (<config>.d/NAME.conf, sorted).  When `check_owner`, a file
- * not owned by root or writable by group/other is skipped with an error entry.  A missing
- * file is no error.
+ * The NFS mounts of the mountinfo file (through libmount), grouped into clients, and the hidden
+ * clients of nfsfs.  -ENOMEM, or -errno when the mount table cannot be read.
  */
-int load_config(const char *path, bool check_owner, struct config *c);
-
-/* The NFS mounts of the mountinfo file (through libmount) and the hidden nfsfs clients. */
-int load_clients(const struct paths *p, struct clients *ret);
+int load_clients(const struct paths *p, struct clients *ret, struct nfsfs_status *ret_nfsfs);
 /* Superblock devices of every NFS volume of the network namespace and this mount table. */
 int load_superblocks(const struct paths *p, const struct clients *c, dev_t **ret, size_t *ret_n);
 /* The mount on `target` (the last, the top one); -ENOENT when none. */

@@ -37,6 +37,13 @@ void paths_init(struct paths *p)
         };
 }
 
+void paths_done(struct paths *p)
+{
+        if (p->rootfd >= 0)
+                close(p->rootfd);
+        p->rootfd = -1;
+}
+
 /* The path relative to the caller's root, or as it is. */
 static const char *under_root(const struct paths *p, const char *path, int *ret_dirfd)
 {

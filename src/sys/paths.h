@@ -23,6 +23,8 @@ struct paths {
  * is not running with elevated privileges (setuid, setgid, file capabilities).
  */
 void paths_init(struct paths *p);
+/* Closes rootfd. */
+void paths_done(struct paths *p);
 /*
  * open()/mkdir()/access() of one of the paths above, under p->rootfd when set: after -N the
  * target namespace's own /run, /sys or a /proc of another PID namespace are not used.

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <libmount.h>
-#include "shared/log.h"
 
 extern char **environ;
 
@@ -72,34 +71,46 @@ int program_exec(const struct program *p, char *const argv[])
         return -errno;
 }
 
-int program_run(const struct program *p, char *const argv[])
+int program_run(const struct program *p, char *const argv[], struct run_status *ret)
 {
+        int pipefd[2], status, err = 0;
         pid_t pid;
-        int status;
 
+        /* the child reports a failed exec through a pipe that a successful exec closes */
+        if (pipe2(pipefd, O_CLOEXEC) < 0)
+                return -errno;
         fflush(NULL);
         pid = fork();
         if (pid < 0) {
-                log_error("cannot start %s: %s", p->path, strerror(errno));
-                return MNT_EX_SYSERR;
+                err = -errno;
+                close(pipefd[0]);
+                close(pipefd[1]);
+                return err;
         }
         if (pid == 0) {
+                close(pipefd[0]);
                 fexecve(p->fd, argv, environ);
-                fprintf(stderr, "mount.nfs-tuned: cannot run %s: %s\n", p->path, strerror(errno));
+                err = errno;
+                (void)!write(pipefd[1], &err, sizeof(err));
                 _exit(MNT_EX_SYSERR);
         }
+        close(pipefd[1]);
         /* ^C reaches mount.nfs, which stops; its status is what counts */
         void (*old_int)(int) = signal(SIGINT, SIG_IGN);
+        while (read(pipefd[0], &err, sizeof(err)) < 0 && errno == EINTR)
+                ;
+        close(pipefd[0]);
         while (waitpid(pid, &status, 0) < 0)
                 if (errno != EINTR) {
-                        log_error("waiting for %s: %s", p->path, strerror(errno));
-                        signal(SIGINT, old_int);
-                        return MNT_EX_SYSERR;
+                        err = err ? err : errno;
+                        break;
                 }
         signal(SIGINT, old_int);
-        if (WIFEXITED(status))
-                return WEXITSTATUS(status);
-        log_error("%s was killed by signal %d (%s)", p->path, WTERMSIG(status),
-                  strsignal(WTERMSIG(status)));
-        return WTERMSIG(status) == SIGINT ? MNT_EX_USER : MNT_EX_SYSERR;
+        if (err)
+                return -err;
+        *ret = (struct run_status){
+                .exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                .signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+        };
+        return 0;
 }

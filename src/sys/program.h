@@ -23,7 +23,12 @@ void program_open(struct program *p, const char *candidates);
 void program_close(struct program *p);
 /* 0 when it can be run; -errno, or -ELOOP when it is this very helper (a divert loop). */
 int program_check(const struct program *p);
-/* fork + exec + wait: the child's exit status, or a mount(8) code for a failure. */
-int program_run(const struct program *p, char *const argv[]);
+struct run_status {
+        int exit_status; /* -1 when killed */
+        int signal;      /* the signal that killed it, or 0 */
+};
+
+/* fork + exec + wait.  0 and what became of the child, or -errno when it could not be run. */
+int program_run(const struct program *p, char *const argv[], struct run_status *ret);
 /* Replaces this process (umount pass-through); returns only on failure (-errno). */
 int program_exec(const struct program *p, char *const argv[]);

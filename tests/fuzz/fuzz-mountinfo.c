@@ -6,8 +6,10 @@
 #include <sys/sysmacros.h>
 
 #include "core/clients.h"
-#include "fuzz.h"
+#include "core/messages.h"
+#include "core/nfsfs.h"
 #include "core/policy.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -35,11 +37,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                            .port = 2049, .xprtsec = "none", .nconnect = 8,
                                            .sec = "krb5" };
                 struct client_match cm;
-                clients_match(&c, &req, &c.v[i].key.addr, &cm);
+                struct findings f = { 0 };
+                if (clients_classify(&c, &req, &c.v[i].key.addr, &cm) < 0)
+                        continue;
                 struct policy_input pin = { &req, false, &cm, POLICY_WARN, POLICY_REFUSE };
                 struct verdict v = policy_decide(&pin);
-                free(verdict_nconnect_message(&v, &c));
-                free(verdict_krb5_message(&v, &c, &req));
+                (void)verdict_nconnect_finding(&v, &c, &f);
+                (void)verdict_krb5_finding(&v, &c, &req, &f);
+                findings_done(&f);
+                client_match_done(&cm);
         }
         clients_done(&c);
         free(text);

@@ -3,6 +3,7 @@
 #include <sys/sysmacros.h>
 
 #include "core/clients.h"
+#include "core/nfsfs.h"
 #include "unit.h"
 
 /* Super options as the kernel prints them (nfs_show_mount_options), trimmed to what matters. */
@@ -348,7 +349,7 @@ START_TEST(test_key_equal)
 }
 END_TEST
 
-/* ---- clients_match ---- */
+/* ---- clients_classify ---- */
 
 static const struct {
         struct entry e[MAXM];
@@ -438,7 +439,7 @@ START_TEST(test_match)
         ck_assert_int_eq(nfs_request_parse(&l, match_rows[_i].v4_by_name, &req, NULL), 0);
         ck_assert_int_eq(nfs_addr_parse(match_rows[_i].addr, &a), 0);
         memset(&m, 0xa5, sizeof(m));
-        clients_match(&c, &req, &a, &m);
+        ck_assert_int_eq(clients_classify(&c, &req, &a, &m), 0);
 
         const char *got = m.client ? first_target(&c, m.client) : NULL;
         ck_assert_msg(streq_ptr_(got, match_rows[_i].client), "row %d: client %s, want %s", _i, S(got),
@@ -449,6 +450,7 @@ START_TEST(test_match)
         ck_assert_msg(streq_ptr_(maybe, match_rows[_i].maybe), "row %d: maybe '%s', want '%s'", _i, maybe,
                       match_rows[_i].maybe);
         free(maybe);
+        client_match_done(&m);
         optlist_done(&l);
         clients_done(&c);
 }
@@ -485,9 +487,10 @@ START_TEST(test_match_maybe_cap)
         ck_assert_int_eq(optlist_parse(&l, ""), 0);
         ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
         ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &a), 0);
-        clients_match(&c, &req, &a, &m);
+        ck_assert_int_eq(clients_classify(&c, &req, &a, &m), 0);
         ck_assert_ptr_null(m.client);
         ck_assert_uint_eq(m.nmaybe, 8);
+        client_match_done(&m);
         optlist_done(&l);
         clients_done(&c);
 }
@@ -511,9 +514,10 @@ START_TEST(test_regression_rdma_second_mount)
         ck_assert_int_eq(optlist_parse(&l, "vers=4.1,proto=rdma,nconnect=8"), 0);
         ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
         ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &a), 0);
-        clients_match(&c, &req, &a, &m);
+        ck_assert_int_eq(clients_classify(&c, &req, &a, &m), 0);
         ck_assert_msg(m.client != NULL, "second RDMA mount (request port %u) not matched with the "
                                         "client on port 20049", req.port);
+        client_match_done(&m);
         optlist_done(&l);
         clients_done(&c);
 }

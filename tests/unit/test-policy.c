@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <sys/sysmacros.h>
 
+#include "core/messages.h"
+#include "core/nfsfs.h"
 #include "core/policy.h"
 #include "unit.h"
 
@@ -219,7 +221,7 @@ START_TEST(test_policy)
         ck_assert_int_eq(optlist_parse(&l, rows[_i].req), 0);
         ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
         ck_assert_int_eq(nfs_addr_parse(strstr(rows[_i].req, "tcp6") ? "fd00::1" : "10.0.0.1", &a), 0);
-        clients_match(&c, &req, &a, &m);
+        ck_assert_int_eq(clients_classify(&c, &req, &a, &m), 0);
 
         struct policy_input in = {
                 .req = &req,
@@ -244,27 +246,47 @@ START_TEST(test_policy)
         } else
                 ck_assert_ptr_null(v.client);
 
-        char *ncmsg = verdict_nconnect_message(&v, &c);
-        char *kmsg = verdict_krb5_message(&v, &c, &req);
+        struct findings nf = { 0 }, kf = { 0 };
+        ck_assert_int_eq(verdict_nconnect_finding(&v, &c, &nf), 0);
+        ck_assert_int_eq(verdict_krb5_finding(&v, &c, &req, &kf), 0);
+        ck_assert_uint_le(nf.n, 1);
+        ck_assert_uint_le(kf.n, 1);
+        /* as printed: the severity's prefix, then the text */
+        char *ncmsg = NULL, *kmsg = NULL;
+        if (nf.n)
+                sbuf_add(&ncmsg, "%s%s", severity_prefix(nf.v[0].sev), nf.v[0].text);
+        if (kf.n)
+                sbuf_add(&kmsg, "%s%s", severity_prefix(kf.v[0].sev), kf.v[0].text);
         check_msg(_i, "nconnect", ncmsg, rows[_i].ncmsg);
         check_msg(_i, "krb5", kmsg, rows[_i].krbmsg);
-        /* a refusal says "refusing", a warning "warning:" (DESIGN.md, Messages) */
-        static const char *const lead[] = {
-                [ACTION_WARN] = "warning: ",
-                [ACTION_REFUSE] = "refusing to mount: ",
-                [ACTION_FOLLOW] = "following the existing client: ",
-                [ACTION_FOLLOW_QUIET] = "following the existing client: ",
+        /* a refusal says "refusing", a warning "warning:" (DESIGN.md, Messages); the severity
+         * decides whether it is printed at all (a quiet follow only with -v) */
+        static const struct {
+                const char *lead;
+                enum severity sev;
+        } lead[] = {
+                [ACTION_WARN] = { "warning: ", SEV_WARNING },
+                [ACTION_REFUSE] = { "refusing to mount: ", SEV_ERROR },
+                [ACTION_FOLLOW] = { "following the existing client: ", SEV_NOTICE },
+                [ACTION_FOLLOW_QUIET] = { "following the existing client: ", SEV_INFO },
         };
-        if (v.nconnect != ACTION_NONE)
-                ck_assert_msg(strncmp(ncmsg, lead[v.nconnect], strlen(lead[v.nconnect])) == 0,
+        if (v.nconnect != ACTION_NONE) {
+                ck_assert_msg(strncmp(ncmsg, lead[v.nconnect].lead, strlen(lead[v.nconnect].lead)) == 0,
                               "row %d: nconnect message starts: %.40s", _i, ncmsg);
-        if (v.krb5 != ACTION_NONE)
-                ck_assert_msg(strncmp(kmsg, lead[v.krb5], strlen(lead[v.krb5])) == 0,
+                ck_assert_int_eq(nf.v[0].sev, lead[v.nconnect].sev);
+        }
+        if (v.krb5 != ACTION_NONE) {
+                ck_assert_msg(strncmp(kmsg, lead[v.krb5].lead, strlen(lead[v.krb5].lead)) == 0,
                               "row %d: krb5 message starts: %.40s", _i, kmsg);
+                ck_assert_int_eq(kf.v[0].sev, lead[v.krb5].sev);
+        }
         if (v.krb5 == ACTION_REFUSE)
                 ck_assert_ptr_null(strstr(kmsg, "krb5_policy = refuse"));
         free(ncmsg);
         free(kmsg);
+        findings_done(&nf);
+        findings_done(&kf);
+        client_match_done(&m);
         optlist_done(&l);
         clients_done(&c);
 }

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "core/cmdline.h"
+#include "core/config.h"
+#include "core/findings.h"
+#include "sys/paths.h"
+#include "sys/program.h"
+
+/* What every verb gets from main(): the parsed command line, the paths, the raw argv. */
+struct cmd_env {
+        const struct cmdline *cl;
+        struct paths *paths;
+        char **argv;
+};
+
+/* Each verb returns a mount(8) exit code (MNT_EX_*). */
+int cmd_mount(const struct cmd_env *env);
+int cmd_umount(const struct cmd_env *env);
+int cmd_check_config(const struct cmd_env *env);
+
+/*
+ * The verbs that run the real mount.nfs: the configuration and the program (its mount_nfs, or
+ * the build's candidates), read from the caller's file system.  A mount(8) code.
+ */
+int open_config_and_program(const struct cmd_env *env, struct config *conf, struct program *prog);
+/* MNT_EX_SUCCESS when the program can run; otherwise says why and returns MNT_EX_SYSERR. */
+int check_program(const struct program *prog, const char *config);
+/* Prints every finding through the log (the one place the core's words are printed). */
+void print_findings(const struct findings *f);

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <libmount.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "shared/log.h"
+#include "sys/conffile.h"
+
+int open_config_and_program(const struct cmd_env *env, struct config *conf, struct program *prog)
+{
+        /* a root or setuid run trusts only root's files */
+        if (load_config(env->paths->config, geteuid() == 0 || paths_privileged_exec(), conf) < 0) {
+                log_error("out of memory");
+                return MNT_EX_SYSERR;
+        }
+        program_open(prog, config_global_value(conf, "mount_nfs", env->paths->mount_nfs));
+        return MNT_EX_SUCCESS;
+}
+
+int check_program(const struct program *prog, const char *config)
+{
+        int r = program_check(prog);
+
+        if (r == -ELOOP)
+                log_error("refusing to run %s: it is this helper itself, a divert loop (installed "
+                          "in place of mount.nfs without the real one moved aside?); set mount_nfs "
+                          "in [global] of %s to the real binary, e.g. /sbin/mount.nfs.distrib",
+                          prog->path, config);
+        else if (r == -ENOEXEC)
+                log_error("cannot run the real mount.nfs %s: not a regular file; set mount_nfs in "
+                          "[global] of %s to the real binary", prog->path, config);
+        else if (r < 0)
+                log_error("cannot run the real mount.nfs %s: %s; install nfs-common (nfs-utils) "
+                          "or set mount_nfs in [global] of %s", prog->path, strerror(-r), config);
+        return r < 0 ? MNT_EX_SYSERR : MNT_EX_SUCCESS;
+}
+
+void print_findings(const struct findings *f)
+{
+        for (size_t i = 0; i < f->n; i++)
+                log_at(f->v[i].sev, "%s", f->v[i].text);
+}
+

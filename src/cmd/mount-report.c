@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What -v prints of a mount's plan: the front only; every fact comes from the context. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/mount.h"
+#include "core/messages.h"
+#include "shared/log.h"
+
+static void report_endpoint(const struct mount_ctx *m)
+{
+        char all[RESOLVE_MAX * (NFS_ADDR_STRLEN + 2)] = "", abuf[NFS_ADDR_STRLEN], vbuf[32];
+        const struct nfs_request *req = &m->req;
+
+        for (int i = 0; i < m->naddrs; i++) {
+                strcat(all, i ? ", " : "");
+                strcat(all, nfs_addr_to_string(&m->addrs[i], abuf));
+        }
+        log_info("endpoint: %s -> %s (mount.nfs uses %s), port %u, NFS%s%s over %s%s",
+                 m->env->cl->spec, m->naddrs ? all : "unresolved",
+                 m->primary ? nfs_addr_to_string(m->primary, abuf) : "none", req->port,
+                 req->vers.major ? "v" : " version ",
+                 nfs_version_to_string(req->vers, vbuf, sizeof(vbuf)), req->transport,
+                 streq(req->xprtsec, "none") ? "" : ", xprtsec");
+}
+
+static void report_config(const struct merged *merged)
+{
+        for (size_t i = 0; i < merged->napplied; i++) {
+                const struct conf_section *s = merged->applied[i];
+                log_info("config: %s:%u [%s%s%s%s] applies", s->file, s->line,
+                         section_kind_to_string(s->kind), s->pattern ? " \"" : "",
+                         s->pattern ? s->pattern : "", s->pattern ? "\"" : "");
+        }
+        for (size_t i = 0; i < merged->n; i++) {
+                const struct merged_opt *o = &merged->v[i];
+                if (o->from)
+                        log_info("config: %s%s%s from %s:%u", o->opt.name, o->opt.value ? "=" : "",
+                                 o->opt.value ? o->opt.value : "", o->from->file, o->line);
+        }
+        for (size_t i = 0; i < merged->nnotes; i++)
+                log_info("config: %s", merged->notes[i]);
+}
+
+/* How each client at the address relates to this mount, as the core classified it. */
+static const char *const relation_marks[] = {
+        [CLIENT_SHARES] = " <- this mount shares it",
+        [CLIENT_MAYBE] = " (the negotiated version may land on it)",
+        [CLIENT_OTHER_ADDRESS] = "",
+        [CLIENT_OTHER_NETNS] = " (made from another network namespace: separate)",
+        [CLIENT_OTHER_ENDPOINT] = " (other port, protocol or TLS policy: separate)",
+        [CLIENT_OTHER_VERSION] = " (other NFS version: separate)",
+};
+
+static int report_clients(const struct clients *c, const struct client_match *match)
+{
+        size_t shown = 0;
+
+        for (size_t i = 0; i < c->n; i++) {
+                const struct nfs_client *cl = &c->v[i];
+                if (match->rel[i] == CLIENT_OTHER_ADDRESS)
+                        continue;
+                _cleanup_free_ char *d = client_describe(cl);
+                _cleanup_free_ char *ms = client_mounts_describe(cl, c);
+                char nc[32] = "nconnect unknown";
+                if (!d || !ms)
+                        return -ENOMEM;
+                if (!cl->hidden)
+                        snprintf(nc, sizeof(nc), "nconnect=%u", cl->nconnect);
+                log_info("client: %s: %s, %s%s", d, nc, ms, relation_marks[match->rel[i]]);
+                shown++;
+        }
+        if (!shown)
+                log_info("client: none to this address: the mount creates a new client");
+        return 0;
+}
+
+int report_plan(const struct mount_ctx *m)
+{
+        report_endpoint(m);
+        report_config(&m->merged);
+        return m->primary ? report_clients(&m->clients, &m->match) : 0;
+}
+
+void report_verdict(const struct verdict *v)
+{
+        char eff[16] = "unknown";
+
+        if (v->sharing == SHARE_MAYBE)
+                log_info("verdict: the NFS version is left to negotiation, so the client cannot "
+                         "be known before the mount; it is checked after (pin vers= to decide "
+                         "before)");
+        if (v->effective)
+                snprintf(eff, sizeof(eff), "%u", v->effective);
+        log_info("verdict: %s; nconnect: %s; krb5: %s; connections: %s",
+                 sharing_to_string(v->sharing), action_to_string(v->nconnect),
+                 action_to_string(v->krb5), eff);
+}
+
+int report_exec(const struct program *prog, char **argv, const struct settings *set)
+{
+        size_t len = strlen(prog->path) + 1;
+        for (char **a = argv + 1; *a; a++)
+                len += strlen(*a) + 1;
+        _cleanup_free_ char *line = malloc(len);
+        if (!line)
+                return -ENOMEM;
+        char *q = stpcpy(line, prog->path);
+        for (char **a = argv + 1; *a; a++)
+                q += sprintf(q, " %s", *a);
+        log_info("exec: %s (as %s)", line, argv[0]);
+        if (set->read_ahead.kind == READ_AHEAD_KEEP)
+                log_info("read-ahead: left alone (read_ahead_kb not set)");
+        else if (set->read_ahead.kind == READ_AHEAD_KB)
+                log_info("read-ahead: %lu KiB on the new superblock's bdi", set->read_ahead.n);
+        else
+                log_info("read-ahead: %lu x the effective rsize on the new superblock's bdi",
+                         set->read_ahead.n);
+        return 0;
+}

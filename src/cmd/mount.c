@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The mount verb: one context carried through named stages (as nfs-utils' stropts.c passes
+ * its nfsmount_info), each a short function with one job.  The core decides; sys/ fetches;
+ * this file and cmd/mount-report.c print.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libmount.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "cmd/mount.h"
+#include "core/messages.h"
+#include "core/opts.h"
+#include "core/optmap.h"
+#include "core/verify.h"
+#include "shared/log.h"
+#include "sys/bdi.h"
+#include "sys/lock.h"
+#include "sys/mounttable.h"
+
+/* How long to wait for udev to finish the new bdi's add event before writing anyway. */
+#define UDEV_WAIT_MS 5000
+
+enum stage_result { STAGE_NEXT, STAGE_STOP };
+
+static enum stage_result stop(struct mount_ctx *m, int rc)
+{
+        m->rc = rc;
+        return STAGE_STOP;
+}
+
+static enum stage_result oom(struct mount_ctx *m)
+{
+        log_error("out of memory");
+        return stop(m, MNT_EX_SYSERR);
+}
+
+static int enter_namespace(const char *ns)
+{
+        char path[PATH_MAX];
+        const char *p = ns;
+        unsigned long pid;
+
+        if (parse_uint(ns, 1, INT_MAX, &pid) == 0) {
+                snprintf(path, sizeof(path), "/proc/%lu/ns/mnt", pid);
+                p = path;
+        }
+        _cleanup_(closep) int fd = open(p, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || setns(fd, CLONE_NEWNS) < 0) {
+                int r = -errno;
+                log_error("cannot enter the mount namespace %s: %s", p, strerror(-r));
+                return r;
+        }
+        return 0;
+}
+
+/* The configuration and the program come from the caller's file system, read before -N
+ * switches to the target mount namespace; every path after it is resolved under the caller's
+ * root (paths.rootfd). */
+static enum stage_result mount_open(struct mount_ctx *m)
+{
+        const struct cmdline *cl = m->env->cl;
+        int rc;
+
+        if (cl->ns && paths_privileged_exec()) {
+                /* a setuid helper must not enter namespaces for its caller */
+                log_error("-N is only for root: mount(8) passes it for root's mounts");
+                return stop(m, MNT_EX_USAGE);
+        }
+        if ((rc = open_config_and_program(m->env, &m->conf, &m->prog)) != MNT_EX_SUCCESS)
+                return stop(m, rc);
+        for (size_t i = 0; i < m->conf.nerrors; i++)
+                log_warning("%s", m->conf.errors[i]);
+        if (!cl->ns)
+                return STAGE_NEXT;
+        m->env->paths->rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (m->env->paths->rootfd < 0) {
+                log_error("cannot open /: %s", strerror(errno));
+                return stop(m, MNT_EX_SYSERR);
+        }
+        return enter_namespace(cl->ns) < 0 ? stop(m, MNT_EX_SYSERR) : STAGE_NEXT;
+}
+
+/* Bad helper keys on the command line: exit 1, before anything is done. */
+static enum stage_result refuse_settings(struct mount_ctx *m, const struct merged_opt *bad)
+{
+        if (optdef_find(bad->opt.name)->flags & OPTF_NO_CMDLINE)
+                log_error("%s cannot be given on the command line: it names the program run as "
+                          "root; set it in [global] of %s", bad->opt.name, m->env->paths->config);
+        else
+                log_error("%s=%s on the command line is not valid: it must be %s", bad->opt.name,
+                          bad->opt.value ? bad->opt.value : "", opt_hint(bad->opt.name));
+        return stop(m, MNT_EX_USAGE);
+}
+
+/* The request: the options as they would reach mount.nfs before any policy. */
+static enum stage_result read_request(struct mount_ctx *m)
+{
+        const struct opt *bad = NULL;
+
+        if (plan_options(&m->merged, NULL, &m->requested) < 0)
+                return oom(m);
+        if (nfs_request_parse(&m->requested, m->env->cl->v4_by_name, &m->req, &bad) == 0)
+                return STAGE_NEXT;
+        const struct merged_opt *src = merged_find(&m->merged, bad->name);
+        char where[PATH_MAX + 16] = "the command line";
+        if (src && src->from)
+                snprintf(where, sizeof(where), "%s:%u", src->from->file, src->line);
+        log_error("refusing to mount: %s=%s (from %s) is not valid: it must be %s", bad->name,
+                  bad->value ? bad->value : "", where, opt_hint(bad->name));
+        return stop(m, MNT_EX_FAIL);
+}
+
+/* Spec, mount point, options, addresses, the merged configuration, the request. */
+static enum stage_result mount_prepare(struct mount_ctx *m)
+{
+        const struct cmdline *cl = m->env->cl;
+        const struct merged_opt *bad = NULL;
+        int r;
+
+        if (nfs_spec_parse(cl->spec, &m->spec) < 0) {
+                log_error("'%s' is not a remote file system: write host:/path or "
+                          "[IPv6-address]:/path", cl->spec);
+                return stop(m, MNT_EX_USAGE);
+        }
+        /* mountinfo shows the canonical path; mount.nfs canonicalizes too */
+        if (!(m->dir = realpath(cl->dir, NULL)) && !(m->dir = strdup(cl->dir)))
+                return oom(m);
+        if ((r = optlist_parse(&m->cmdopts, cl->opts)) < 0) {
+                if (r == -ENOMEM)
+                        return oom(m);
+                log_error("cannot parse the options '%s': check quotes and commas", cl->opts);
+                return stop(m, MNT_EX_USAGE);
+        }
+        m->naddrs = resolve_host(m->spec.host, AF_UNSPEC, m->addrs);
+        if (m->naddrs < 0) {
+                log_warning("cannot resolve %s (%s): no client check; mount.nfs decides",
+                            m->spec.host, resolve_strerror(m->naddrs));
+                m->naddrs = 0;
+        }
+        struct match_input in = { m->spec.host, m->addrs, (size_t)m->naddrs, m->dir };
+        if (config_merge(&m->conf, &m->cmdopts, &in, cl->v4_by_name, &m->merged) < 0)
+                return oom(m);
+        if (settings_from_merged(&m->merged, &m->set, &bad) < 0)
+                return refuse_settings(m, bad);
+        if (read_request(m) != STAGE_NEXT)
+                return STAGE_STOP;
+        /* the address mount.nfs uses: the first of the family proto= allows */
+        for (int i = 0; i < m->naddrs && !m->primary; i++)
+                if (m->req.family == AF_UNSPEC || m->addrs[i].family == m->req.family)
+                        m->primary = &m->addrs[i];
+        return STAGE_NEXT;
+}
+
+/* The clients and superblocks that exist, under the server's lock. */
+static enum stage_result mount_survey(struct mount_ctx *m)
+{
+        char abuf[NFS_ADDR_STRLEN];
+        struct nfsfs_status nfsfs = { 0 };
+        const struct paths *p = m->env->paths;
+        int r;
+
+        /* an unresolved name has nothing to serialise on: mount.nfs will fail or retry; a
+         * user running the setuid helper must not hold root's lock */
+        if (!m->env->cl->fake && m->primary && getuid() == 0) {
+                r = lock_server(p, nfs_addr_to_string(m->primary, abuf), LOCK_WAIT_MS);
+                if (r < 0)
+                        log_warning("cannot lock %s/%s.lock: %s; going on without serialising "
+                                    "with other mounts of this server", p->rundir, abuf,
+                                    strerror(-r));
+                m->lockfd = r;
+        }
+        r = load_clients(p, &m->clients, &nfsfs);
+        if (r == -ENOMEM)
+                return oom(m);
+        if (r < 0)
+                log_warning("cannot read the mount table %s: %s; no client check", p->mountinfo,
+                            strerror(-r));
+        if (nfsfs.error)
+                log_warning("cannot read %s/servers: %s; clients of other mount namespaces are "
+                            "not seen", p->nfsfs, strerror(-nfsfs.error));
+        else if (nfsfs.bad_lines)
+                log_warning("%s/servers: %d lines not understood, skipped", p->nfsfs,
+                            nfsfs.bad_lines);
+        /* read now: after mount.nfs the new superblock is among them, and the read-ahead
+         * stage tells a new superblock by its absence here */
+        if (load_superblocks(p, &m->clients, &m->sbs, &m->nsbs) < 0)
+                return oom(m);
+        return STAGE_NEXT;
+}
+
+/* Which client the mount will share, the policies' verdict, and what to say about it. */
+static enum stage_result mount_decide(struct mount_ctx *m)
+{
+        if (m->primary && clients_classify(&m->clients, &m->req, m->primary, &m->match) < 0)
+                return oom(m);
+        const struct merged_opt *nc = merged_find(&m->merged, "nconnect");
+        struct policy_input pin = {
+                .req = &m->req,
+                .nconnect_from_config = nc && nc->from,
+                .match = &m->match,
+                .nconnect_policy = m->set.nconnect_policy,
+                .krb5_policy = m->set.krb5_policy,
+        };
+        m->verdict = policy_decide(&pin);
+        if (verdict_nconnect_finding(&m->verdict, &m->clients, &m->findings) < 0 ||
+            verdict_krb5_finding(&m->verdict, &m->clients, &m->req, &m->findings) < 0)
+                return oom(m);
+        if (log_verbose() && report_plan(m) < 0)
+                return oom(m);
+        print_findings(&m->findings);
+        report_verdict(&m->verdict);
+        if (m->verdict.nconnect == ACTION_REFUSE || m->verdict.krb5 == ACTION_REFUSE)
+                return stop(m, MNT_EX_FAIL);
+        return STAGE_NEXT;
+}
+
+static int run_status_to_exit(const struct program *prog, int r, const struct run_status *st)
+{
+        if (r < 0) {
+                log_error("cannot run %s: %s", prog->path, strerror(-r));
+                return MNT_EX_SYSERR;
+        }
+        if (!st->signal)
+                return st->exit_status;
+        log_error("%s was killed by signal %d (%s)", prog->path, st->signal, strsignal(st->signal));
+        /* ^C: mount(8)'s "user interrupt" */
+        return st->signal == SIGINT ? MNT_EX_USER : MNT_EX_SYSERR;
+}
+
+/* The final options and argv; the real mount.nfs runs (not with -f). */
+static enum stage_result mount_exec(struct mount_ctx *m)
+{
+        _cleanup_free_ char *opts = NULL;
+        struct run_status st;
+        int rc, r;
+
+        if (plan_options(&m->merged, &m->verdict, &m->final) < 0 ||
+            !(opts = optlist_to_string(&m->final)) || plan_argv(m->env->cl, opts, &m->argv) < 0)
+                return oom(m);
+        if (log_verbose() && report_exec(&m->prog, m->argv, &m->set) < 0)
+                return oom(m);
+        if (m->env->cl->fake)
+                return stop(m, MNT_EX_SUCCESS);
+        if ((rc = check_program(&m->prog, m->env->paths->config)) != MNT_EX_SUCCESS)
+                return stop(m, rc);
+        /* listening before the superblock exists: its bdi event cannot be missed */
+        if (m->set.read_ahead.kind != READ_AHEAD_KEEP)
+                m->watch = bdi_watch_start(m->env->paths);
+        r = program_run(&m->prog, m->argv, &st);
+        rc = run_status_to_exit(&m->prog, r, &st);
+        return rc == MNT_EX_SUCCESS ? STAGE_NEXT : stop(m, rc);
+}
+
+/* What the kernel really did, against the plan: warnings only, the mount stays. */
+static enum stage_result mount_verify(struct mount_ctx *m)
+{
+        struct findings f = { 0 };
+        int r = find_mount(m->env->paths, m->dir, &m->newm);
+
+        if (r < 0) {
+                const struct opt *last = NULL;
+                for (size_t i = 0; i < m->final.n; i++)
+                        if (streq(opt_group(m->final.v[i].name), "fg"))
+                                last = &m->final.v[i];
+                if (last && streq(last->name, "bg"))
+                        /* mount.nfs went on retrying in the background */
+                        log_info("bg: the mount is not there yet; not verified, read-ahead not set");
+                else
+                        log_warning("mounted, but no NFS mount on %s shows in %s: not verified",
+                                    m->dir, m->env->paths->mountinfo);
+                return STAGE_STOP;
+        }
+        struct verify_result v = verify_mount(&m->newm, &m->verdict, m->primary, &m->clients);
+        r = verify_findings(&v, m->dir, &m->newm, m->primary, &m->clients, &f);
+        print_findings(&f);
+        findings_done(&f);
+        if (r < 0)
+                log_warning("out of memory while verifying %s", m->dir);
+        /* the client is settled: other helpers for this server may go on */
+        if (m->lockfd >= 0) {
+                close(m->lockfd);
+                m->lockfd = -1;
+        }
+        return STAGE_NEXT;
+}
+
+/* Only a new superblock has a bdi of its own; a failure is a warning, the mount stays. */
+static enum stage_result mount_read_ahead(struct mount_ctx *m)
+{
+        struct read_ahead_plan plan = read_ahead_plan(&m->set.read_ahead, m->newm.dev,
+                                                      m->newm.rsize, m->sbs, m->nsbs);
+        unsigned maj = major(m->newm.dev), min = minor(m->newm.dev);
+        unsigned long old = 0, now = 0, page_kb = (unsigned long)sysconf(_SC_PAGESIZE) / 1024;
+        int r;
+
+        if (plan.step == READ_AHEAD_LEAVE)
+                return STAGE_NEXT;
+        if (plan.step == READ_AHEAD_SHARED) {
+                log_info("read-ahead: %s shares the superblock (bdi %u:%u) of an earlier mount; "
+                         "its read-ahead is left alone", m->dir, maj, min);
+                return STAGE_NEXT;
+        }
+        /* after udev's own rules (nfs-utils' nfsrahead) for this bdi, so they cannot undo it */
+        if (m->watch && (r = bdi_watch_wait(m->watch, m->newm.dev, UDEV_WAIT_MS)) < 0)
+                log_warning("udev did not report bdi %u:%u within %d ms (%s); writing read_ahead_kb "
+                            "now, a udev rule may still overwrite it", maj, min, UDEV_WAIT_MS,
+                            strerror(-r));
+        r = bdi_set_read_ahead(m->env->paths, m->newm.dev, plan.kb, &old, &now);
+        if (r < 0)
+                log_warning("mounted, but cannot set read_ahead_kb of bdi %u:%u to %lu: %s; the "
+                            "mount keeps the kernel's value", maj, min, plan.kb, strerror(-r));
+        else if (!read_ahead_readback_ok(plan.kb, now, page_kb))
+                log_warning("read_ahead_kb of bdi %u:%u reads %lu after writing %lu", maj, min,
+                            now, plan.kb);
+        else
+                log_info("read-ahead: bdi %u:%u read_ahead_kb %lu -> %lu", maj, min, old, now);
+        return STAGE_NEXT;
+}
+
+static void mount_ctx_done(struct mount_ctx *m)
+{
+        if (m->lockfd >= 0)
+                close(m->lockfd);
+        bdi_watch_free(m->watch);
+        plan_argv_free(m->argv);
+        free(m->sbs);
+        nfs_mount_done(&m->newm);
+        findings_done(&m->findings);
+        client_match_done(&m->match);
+        clients_done(&m->clients);
+        merged_done(&m->merged);
+        optlist_done(&m->final);
+        optlist_done(&m->requested);
+        optlist_done(&m->cmdopts);
+        free(m->dir);
+        nfs_spec_done(&m->spec);
+        program_close(&m->prog);
+        config_done(&m->conf);
+}
+
+int cmd_mount(const struct cmd_env *env)
+{
+        static enum stage_result (*const stages[])(struct mount_ctx *) = {
+                mount_open, mount_prepare, mount_survey, mount_decide,
+                mount_exec, mount_verify,  mount_read_ahead,
+        };
+        struct mount_ctx m = { .env = env, .rc = MNT_EX_SUCCESS, .lockfd = -1, .prog.fd = -1 };
+
+        for (size_t i = 0; i < ELEMENTSOF(stages); i++)
+                if (stages[i](&m) != STAGE_NEXT)
+                        break;
+        mount_ctx_done(&m);
+        return m.rc;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stddef.h>
+
+#include "shared/log.h"
+#include "shared/macro.h"
+
+struct finding {
+        enum severity sev;
+        char *text;
+};
+
+struct findings {
+        struct finding *v;
+        size_t n;
+};
+
+void findings_done(struct findings *f);
+/* 0 or -ENOMEM. */
+int findings_add(struct findings *f, enum severity sev, const char *fmt, ...) _printf_(3, 4);

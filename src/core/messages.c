@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/messages.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shared/macro.h"
+
+char *client_describe(const struct nfs_client *cl)
+{
+        char a[NFS_ADDR_STRLEN], vers[32], *s;
+        bool tls = !streq(cl->key.xprtsec, "none");
+
+        if (asprintf(&s, "%s port %u, NFSv%s over %s%s%s", nfs_addr_to_string(&cl->key.addr, a),
+                     cl->key.port, nfs_version_to_string(cl->key.vers, vers, sizeof(vers)),
+                     cl->key.transport, tls ? " with xprtsec=" : "", tls ? cl->key.xprtsec : "") < 0)
+                return NULL;
+        return s;
+}
+
+char *client_mounts_describe(const struct nfs_client *cl, const struct clients *c)
+{
+        if (cl->nmounts == 0)
+                return strdup("no mount of this mount namespace");
+        size_t len = 1;
+        for (size_t i = 0; i < cl->nmounts; i++) {
+                const struct nfs_mount *m = &c->mounts[cl->mounts[i]];
+                len += strlen(m->target) + strlen(m->source) + sizeof(", ()");
+        }
+        char *s = malloc(len), *p = s;
+        if (!s)
+                return NULL;
+        for (size_t i = 0; i < cl->nmounts; i++) {
+                const struct nfs_mount *m = &c->mounts[cl->mounts[i]];
+                p += sprintf(p, "%s%s (%s)", i ? ", " : "", m->target, m->source);
+        }
+        return s;
+}
+
+/* How an nconnect conflict is reported: its severity, its lead and what to do. */
+static const struct {
+        enum severity sev;
+        const char *lead, *todo;
+} nconnect_actions[] = {
+        [ACTION_WARN] = { SEV_WARNING, "",
+                          "to get it, unmount every mount of that client first; to follow the "
+                          "existing value instead, set nconnect_policy = follow" },
+        [ACTION_REFUSE] = { SEV_ERROR, "refusing to mount: ",
+                            "unmount every mount of that client first, use the same nconnect, or "
+                            "set nconnect_policy to warn or follow" },
+        [ACTION_FOLLOW] = { SEV_NOTICE, "following the existing client: ",
+                            "nconnect dropped from the options (nconnect_policy = follow)" },
+        [ACTION_FOLLOW_QUIET] = { SEV_INFO, "following the existing client: ",
+                                  "the configured default nconnect is dropped from the options" },
+};
+
+int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, struct findings *out)
+{
+        if (v->nconnect == ACTION_NONE || !v->client)
+                return 0;
+        _cleanup_free_ char *desc = client_describe(v->client);
+        _cleanup_free_ char *mounts = client_mounts_describe(v->client, c);
+        if (!desc || !mounts)
+                return -ENOMEM;
+        enum severity sev = nconnect_actions[v->nconnect].sev;
+        const char *lead = nconnect_actions[v->nconnect].lead;
+        const char *todo = nconnect_actions[v->nconnect].todo;
+
+        if (v->sharing == SHARE_HIDDEN)
+                return findings_add(
+                        out, sev,
+                        "%snconnect=%u cannot take effect: this mount shares the NFS client for %s, "
+                        "which exists in this network namespace (/proc/fs/nfsfs) but no mount of "
+                        "this mount namespace shows it (a container or a service with its own mount "
+                        "namespace)%s; its nconnect, set by the first mount, cannot be read and "
+                        "decides this one; %s",
+                        lead, v->requested, desc,
+                        v->client->key.vers.major == 4 ?
+                                " (its NFSv4 minor version is not shown either, so it may be "
+                                "another minor version's client)" : "",
+                        todo);
+        return findings_add(out, sev,
+                            "%snconnect=%u cannot take effect: this mount shares the NFS client for "
+                            "%s with %s, which has %u connection%s (nconnect=%u); the kernel keeps "
+                            "one connection set per server address, port, protocol and version, and "
+                            "the first mount decides it; %s",
+                            lead, v->requested, desc, mounts, v->effective,
+                            v->effective == 1 ? "" : "s", v->effective, todo);
+}
+
+int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
+                         const struct nfs_request *req, struct findings *out)
+{
+        _cleanup_free_ char *mounts = NULL;
+        bool refuse = v->krb5 == ACTION_REFUSE;
+        char count[64];
+        const char *from;
+
+        if (v->krb5 == ACTION_NONE)
+                return 0;
+        if (v->effective)
+                snprintf(count, sizeof(count), "%u connections", v->effective);
+        else
+                snprintf(count, sizeof(count), "an unknown number of connections");
+        if (v->client && v->sharing == SHARE_HIDDEN) {
+                from = "inherited from a client that only another mount namespace uses";
+        } else if (v->client && v->sharing != SHARE_NEW) {
+                if (!(mounts = client_mounts_describe(v->client, c)))
+                        return -ENOMEM;
+                from = "inherited from ";
+        } else
+                from = "requested by this mount's nconnect";
+        return findings_add(out, refuse ? SEV_ERROR : SEV_WARNING,
+                            "%ssec=%s on an NFS client with %s (%s%s): every connection of a client "
+                            "shares one GSS context and sequence window, so requests fall outside "
+                            "the window and are retransmitted after a context renegotiation; use "
+                            "nconnect=1 for a client that carries krb5 mounts%s",
+                            refuse ? "refusing to mount: " : "", req->sec, count, from,
+                            mounts ? mounts : "",
+                            refuse ? "" : ", or set krb5_policy = refuse to prevent it");
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "core/clients.h"
+#include "core/findings.h"
+#include "core/policy.h"
+
+/* "10.0.0.1 port 2049, NFSv4.1 over tcp"; NULL only when out of memory.  Caller frees. */
+char *client_describe(const struct nfs_client *cl);
+/* "/mnt/a (srv:/a), /mnt/b (srv:/b)" or "no mount of this mount namespace"; NULL: no memory. */
+char *client_mounts_describe(const struct nfs_client *cl, const struct clients *c);
+
+/*
+ * The finding of the nconnect part of a verdict, naming the mounts that set the client, why it
+ * matters and what to do; nothing when there is nothing to say.  0 or -ENOMEM.
+ */
+int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, struct findings *out);
+/* The same for sec=krb5* on a client with several connections. */
+int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
+                         const struct nfs_request *req, struct findings *out);

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <sys/types.h>
+
+#include "core/addr.h"
+#include "core/request.h"
+
+/* One NFS mount as /proc/self/mountinfo shows it. */
+struct nfs_mount {
+        char *target;
+        char *source;
+        dev_t dev;              /* the superblock's anonymous device: the bdi name */
+        struct nfs_addr addr;   /* addr=: the client's server address */
+        unsigned port;
+        char transport[8];
+        char xprtsec[8];
+        struct nfs_version vers;
+        unsigned nconnect;      /* 1 when not shown */
+        unsigned long rsize;
+};
+
+void nfs_mount_done(struct nfs_mount *m);
+
+/*
+ * From one mountinfo entry: fstype, super options, target, source and device.  Returns 0 and
+ * fills *ret, or -ENOENT when it is not an NFS mount the kernel keys on an address.
+ */
+int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char *target,
+                         const char *source, dev_t dev, struct nfs_mount *ret);

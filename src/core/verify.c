@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/verify.h"
+
+#include <errno.h>
+#include <sys/sysmacros.h>
+
+#include "core/messages.h"
+#include "shared/macro.h"
+
+struct verify_result verify_mount(const struct nfs_mount *newm, const struct verdict *v,
+                                  const struct nfs_addr *primary, const struct clients *before)
+{
+        struct client_key k = client_key_of(newm);
+        /* a hidden client's nconnect is unknown, and following it drops the request */
+        unsigned expect = v->effective                      ? v->effective :
+                          v->sharing == SHARE_HIDDEN        ? 0 :
+                                                              v->requested;
+
+        return (struct verify_result){
+                .expect = expect,
+                .joined = clients_find(before, &k),
+                .nconnect_differs = expect && newm->nconnect != expect,
+                .addr_differs = primary && !nfs_addr_equal(&newm->addr, primary),
+        };
+}
+
+int verify_findings(const struct verify_result *r, const char *dir, const struct nfs_mount *newm,
+                    const struct nfs_addr *primary, const struct clients *before,
+                    struct findings *out)
+{
+        char abuf[NFS_ADDR_STRLEN], pbuf[NFS_ADDR_STRLEN], vbuf[32];
+        _cleanup_free_ char *ms = NULL;
+
+        if (r->joined && !(ms = client_mounts_describe(r->joined, before)))
+                return -ENOMEM;
+        if (findings_add(out, SEV_INFO,
+                         "verified: %s is NFSv%s, server address %s, nconnect=%u, rsize=%lu, bdi %u:%u",
+                         dir, nfs_version_to_string(newm->vers, vbuf, sizeof(vbuf)),
+                         nfs_addr_to_string(&newm->addr, abuf), newm->nconnect, newm->rsize,
+                         major(newm->dev), minor(newm->dev)) < 0)
+                return -ENOMEM;
+        if (r->nconnect_differs &&
+            findings_add(out, SEV_WARNING, "the kernel gave %s nconnect=%u, not the %u planned: %s%s%s",
+                         dir, newm->nconnect, r->expect,
+                         r->joined ? "it joined the existing client of " :
+                                     "another mount of this server raced this one, or the "
+                                     "negotiated version landed on an existing client",
+                         ms ? ms : "", r->joined ? "; unmount those first to change it" : "") < 0)
+                return -ENOMEM;
+        if (r->addr_differs &&
+            findings_add(out, SEV_WARNING, "the kernel uses server address %s for %s, not %s: %s%s",
+                         nfs_addr_to_string(&newm->addr, abuf), dir,
+                         nfs_addr_to_string(primary, pbuf),
+                         r->joined ? "NFSv4 trunking found the same server and merged the mount "
+                                     "into the existing client of " :
+                                     "the server was reached through another address",
+                         ms ? ms : "") < 0)
+                return -ENOMEM;
+        return 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "core/clients.h"
+#include "core/findings.h"
+#include "core/policy.h"
+
+/* What the plan expected of the new mount, against what the kernel did. */
+struct verify_result {
+        unsigned expect;                 /* nconnect the plan expected; 0: cannot be known */
+        const struct nfs_client *joined; /* the earlier client with the new mount's key */
+        bool nconnect_differs;
+        bool addr_differs;
+};
+
+/*
+ * `newm` is the new mount as mountinfo shows it; `before` the clients found before mount.nfs
+ * ran; `primary` the address mount.nfs was to use (NULL: unresolved).
+ */
+struct verify_result verify_mount(const struct nfs_mount *newm, const struct verdict *v,
+                                  const struct nfs_addr *primary, const struct clients *before);
+
+/* "verified: ..." (info) and a warning for each difference.  0 or -ENOMEM. */
+int verify_findings(const struct verify_result *r, const char *dir, const struct nfs_mount *newm,
+                    const struct nfs_addr *primary, const struct clients *before,
+                    struct findings *out);

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "sys/conffile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shared/array.h"
+#include "shared/macro.h"
+#include "sys/fileio.h"
+
+static int load_one(const char *path, bool check_owner, struct config *c)
+{
+        _cleanup_free_ char *text = NULL;
+        _cleanup_(closep) int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        size_t len = 0;
+        int r = fd < 0 ? -errno : read_fd(fd, CONFIG_FILE_MAX, check_owner, &text, &len);
+
+        if (r == -ENOENT)
+                return 0;
+        if (r == -EPERM)
+                return config_add_error(c, "%s: not used: not owned by root or writable by group "
+                                        "or others; fix with chown root:root and chmod 644", path);
+        if (r == -EFBIG)
+                return config_add_error(c, "%s: not used: larger than %d bytes", path, CONFIG_FILE_MAX);
+        if (r < 0)
+                return config_add_error(c, "%s: cannot be read: %s", path, strerror(-r));
+        if (memchr(text, '\0', len))
+                return config_add_error(c, "%s: not used: contains a NUL byte (not a text file)", path);
+        return config_parse(c, path, text);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_dropin(const char *name)
+{
+        size_t len = strlen(name);
+        return name[0] != '.' && len >= 6 && streq(name + len - 5, ".conf");
+}
+
+/* The drop-in names of an open directory, sorted. */
+static int list_dropins(DIR *d, char ***ret, size_t *ret_n)
+{
+        char **names = NULL;
+        size_t n = 0;
+        struct dirent *de;
+
+        while ((de = readdir(d))) {
+                if (!is_dropin(de->d_name))
+                        continue;
+                if (array_grow(&names, n) < 0 || !(names[n] = strdup(de->d_name))) {
+                        strv_free(names, n);
+                        return -ENOMEM;
+                }
+                n++;
+        }
+        if (n)
+                qsort(names, n, sizeof(*names), cmp_str);
+        *ret = names;
+        *ret_n = n;
+        return 0;
+}
+
+static int load_dropins(const char *dir, bool check_owner, struct config *c)
+{
+        DIR *d = opendir(dir);
+        struct stat st;
+        char **names;
+        size_t n;
+        int r;
+
+        if (!d)
+                return 0;
+        if (check_owner && fstat(dirfd(d), &st) == 0 &&
+            (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+                closedir(d);
+                /* whoever may write the directory may add a file to it */
+                return config_add_error(c, "%s: not used: not owned by root or writable by group "
+                                        "or others; fix with chown root:root and chmod 755", dir);
+        }
+        r = list_dropins(d, &names, &n);
+        closedir(d);
+        if (r < 0)
+                return r;
+        if (n > CONFIG_DROPINS_MAX)
+                r = config_add_error(c, "%s: more than %d files; only the first %d (sorted) are "
+                                     "used", dir, CONFIG_DROPINS_MAX, CONFIG_DROPINS_MAX);
+        for (size_t i = 0; i < n && i < CONFIG_DROPINS_MAX && r >= 0; i++) {
+                _cleanup_free_ char *f = NULL;
+                if (asprintf(&f, "%s/%s", dir, names[i]) < 0)
+                        r = -ENOMEM;
+                else
+                        r = load_one(f, check_owner, c);
+        }
+        strv_free(names, n);
+        return r;
+}
+
+int load_config(const char *path, bool check_owner, struct config *c)
+{
+        _cleanup_free_ char *dir = NULL;
+        int r;
+
+        if ((r = load_one(path, check_owner, c)) < 0)
+                return r;
+        if (asprintf(&dir, "%s.d", path) < 0)
+                return -ENOMEM;
+        return load_dropins(dir, check_owner, c);
+}
