@@ -456,6 +456,62 @@ START_TEST(test_match)
 }
 END_TEST
 
+/* Each client of the table classified against one request: the rule the plan printer and the
+ * policy both read.  Relations in table order, one letter each: S shares, M maybe, A other
+ * address, N other netns, E other endpoint, V other version. */
+static const struct {
+        struct entry e[MAXM];
+        const char *servers;
+        const char *req;
+        const char *rel;
+} classify_rows[] = {
+        { { NFS3("addr=10.0.0.1", "/a"), NFS3("addr=10.0.0.2", "/b") }, NULL, "vers=3", "SA" },
+        { { NFS3("addr=10.0.0.1", "/a"), NFS3("port=2050,addr=10.0.0.1", "/b") }, NULL, "vers=3", "SE" },
+        { { NFS3("addr=10.0.0.1", "/a"), NFS4("vers=4.1,addr=10.0.0.1", "/b") }, NULL, "vers=4.2", "VV" },
+        { { NFS3("addr=10.0.0.1", "/a"), NFS4("vers=4.1,addr=10.0.0.1", "/b") }, NULL, "nconnect=2", "MM" },
+        { { NFS3("addr=10.0.0.1", "/a"), NFS4("vers=4.1,addr=10.0.0.1", "/b") }, NULL, "vers=4", "VM" },
+        /* nfsfs of this netns lists only the v3 client: the v4.1 one was made from another netns */
+        { { NFS3("addr=10.0.0.1", "/a"), NFS4("vers=4.1,addr=10.0.0.1", "/b") }, "v3 0a000001 801 1 x\n",
+          "vers=4.1", "VN" },
+        { { NFS4("vers=4.2,xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=4.2", "E" },
+        /* a visible client settles it; a hidden v4 one of unknown minor then only may be it */
+        { { NFS4("vers=4.2,addr=10.0.0.1", "/a") }, "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n", "vers=4.2",
+          "SM" },
+        { { { NULL } }, "v4 0a000001 801 1 x\n", "vers=4.1", "S" },
+};
+
+START_TEST(test_classify)
+{
+        static const char letters[] = { [CLIENT_SHARES] = 'S', [CLIENT_MAYBE] = 'M',
+                                        [CLIENT_OTHER_ADDRESS] = 'A', [CLIENT_OTHER_NETNS] = 'N',
+                                        [CLIENT_OTHER_ENDPOINT] = 'E', [CLIENT_OTHER_VERSION] = 'V' };
+        struct clients c = { 0 };
+        struct optlist l = { 0 };
+        struct nfs_request req;
+        struct nfs_addr a;
+        struct client_match m;
+        char got[MAXM + 2] = "";
+
+        build(&c, classify_rows[_i].e, classify_rows[_i].servers, NULL);
+        ck_assert_int_eq(optlist_parse(&l, classify_rows[_i].req), 0);
+        ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
+        ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &a), 0);
+        ck_assert_int_eq(clients_classify(&c, &req, &a, &m), 0);
+        ck_assert_uint_eq(m.n, c.n);
+        for (size_t i = 0; i < m.n && i < MAXM + 1; i++)
+                got[i] = letters[m.rel[i]];
+        ck_assert_msg(strcmp(got, classify_rows[_i].rel) == 0, "row %d: relations %s, want %s", _i, got,
+                      classify_rows[_i].rel);
+        /* the shared client is the one marked S, the maybe list the ones marked M (none with S) */
+        for (size_t i = 0; i < m.n; i++)
+                ck_assert_int_eq(m.client == &c.v[i], m.rel[i] == CLIENT_SHARES);
+        ck_assert_str_eq(client_relation_to_string(CLIENT_SHARES), "this mount shares it");
+        client_match_done(&m);
+        optlist_done(&l);
+        clients_done(&c);
+}
+END_TEST
+
 /* More than 8 candidate clients: the maybe list is capped, nothing overflows. */
 START_TEST(test_match_maybe_cap)
 {
@@ -540,6 +596,7 @@ static Suite *clients_suite(void)
 
         tc = tcase_create("match");
         tcase_add_loop_test(tc, test_match, 0, ELEMS(match_rows));
+        tcase_add_loop_test(tc, test_classify, 0, ELEMS(classify_rows));
         tcase_add_test(tc, test_match_maybe_cap);
         suite_add_tcase(s, tc);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <sys/sysmacros.h>
 
 #include "core/readahead.h"
 #include "unit.h"
@@ -109,6 +110,60 @@ START_TEST(test_end_to_end)
 }
 END_TEST
 
+/* The decision for a new mount: leave, shared superblock, or write how much. */
+static const struct {
+        const char *ra;
+        unsigned long rsize;
+        unsigned dev_minor;          /* the new mount's superblock 0:N */
+        unsigned before[3];          /* superblocks 0:N that existed before mount.nfs ran */
+        enum read_ahead_step step;
+        unsigned long kb;
+} plan_rows[] = {
+        { "keep", 1048576, 50, { 0 }, READ_AHEAD_LEAVE, 0 },
+        { "15x", 1048576, 50, { 0 }, READ_AHEAD_WRITE, 15360 },
+        { "15x", 1048576, 50, { 48, 49 }, READ_AHEAD_WRITE, 15360 },
+        /* a shared superblock shares its bdi: never touched */
+        { "15x", 1048576, 50, { 48, 50 }, READ_AHEAD_SHARED, 15360 },
+        { "16384", 0, 51, { 51 }, READ_AHEAD_SHARED, 16384 },
+        /* rsize unknown (0) with a multiple: nothing to write */
+        { "15x", 0, 50, { 0 }, READ_AHEAD_LEAVE, 0 },
+        { "16384", 0, 50, { 0 }, READ_AHEAD_WRITE, 16384 },
+};
+
+START_TEST(test_plan)
+{
+        struct read_ahead ra;
+        dev_t before[3];
+        size_t n = 0;
+        for (size_t i = 0; i < 3 && plan_rows[_i].before[i]; i++)
+                before[n++] = makedev(0, plan_rows[_i].before[i]);
+        ck_assert_int_eq(read_ahead_parse(plan_rows[_i].ra, &ra), 0);
+        struct read_ahead_plan p = read_ahead_plan(&ra, makedev(0, plan_rows[_i].dev_minor),
+                                                   plan_rows[_i].rsize, before, n);
+        ck_assert_msg(p.step == plan_rows[_i].step, "row %d: step %d", _i, p.step);
+        ck_assert_uint_eq(p.kb, plan_rows[_i].kb);
+}
+END_TEST
+
+/* What the kernel reads back: whole pages (4 KiB here; 64 KiB on some arm64 and ppc64). */
+static const struct {
+        unsigned long wanted, now, page_kb;
+        bool ok;
+} readback_rows[] = {
+        { 15360, 15360, 4, true },  { 777, 776, 4, true },   { 777, 777, 4, true },
+        { 777, 772, 4, false },     { 15360, 128, 4, false }, { 100, 64, 64, true },
+        { 100, 96, 64, false },     { 100, 100, 0, true },    { 100, 96, 0, false },
+        { 3, 0, 4, true },
+};
+
+START_TEST(test_readback)
+{
+        ck_assert_int_eq(read_ahead_readback_ok(readback_rows[_i].wanted, readback_rows[_i].now,
+                                                readback_rows[_i].page_kb),
+                         readback_rows[_i].ok);
+}
+END_TEST
+
 static Suite *readahead_suite(void)
 {
         Suite *s = suite_create("readahead");
@@ -116,6 +171,8 @@ static Suite *readahead_suite(void)
         tcase_add_loop_test(tc, test_parse, 0, ELEMS(parse_rows));
         tcase_add_loop_test(tc, test_kb, 0, ELEMS(kb_rows));
         tcase_add_loop_test(tc, test_end_to_end, 0, ELEMS(e2e_rows));
+        tcase_add_loop_test(tc, test_plan, 0, ELEMS(plan_rows));
+        tcase_add_loop_test(tc, test_readback, 0, ELEMS(readback_rows));
         suite_add_tcase(s, tc);
         return s;
 }
