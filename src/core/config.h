@@ -34,46 +34,6 @@ void config_done(struct config *c);
 int config_parse(struct config *c, const char *file, const char *text);
 int config_add_error(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* What a mount is matched on. */
-struct match_input {
-        const char *host;              /* as typed in the spec */
-        const struct nfs_addr *addrs;  /* resolved */
-        size_t naddrs;
-        const char *dir;               /* the mount point */
-};
-
 /* The last value of `key` in the [global] sections, or `def`. */
 const char *config_global_value(const struct config *c, const char *key, const char *def);
-
-bool section_matches(const struct conf_section *s, const struct match_input *in);
 const char *section_kind_to_string(enum section_kind k);
-
-/* One option of the merged result and where it came from (NULL section: command line). */
-struct merged_opt {
-        struct opt opt;
-        const struct conf_section *from;
-        unsigned line;
-};
-
-struct merged {
-        struct merged_opt *v;
-        size_t n;
-        /* matched sections, for -v */
-        const struct conf_section **applied;
-        size_t napplied;
-        /* config options that lost to a higher level or were not applicable, for -v */
-        char **notes;
-        size_t nnotes;
-};
-
-void merged_done(struct merged *m);
-/*
- * command line > mountpoint > server > global; within a level the later line wins.  An
- * option whose group (opt_group()) a higher level set is not added.  When `v4_only`, a config
- * `vers` of another major version is skipped (mount.nfs4 would reject it).
- * Result order: config options first, then the command line, so the kernel's
- * last-one-wins parsing agrees with the precedence.
- */
-int config_merge(const struct config *c, const struct optlist *cmdline, const struct match_input *in,
-                 bool v4_only, struct merged *ret);
-const struct merged_opt *merged_find(const struct merged *m, const char *name);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shared/array.h"
 #include "shared/macro.h"
 
 void optlist_done(struct optlist *l)
@@ -23,10 +24,8 @@ void optlist_done(struct optlist *l)
 
 int optlist_add(struct optlist *l, const char *name, const char *value)
 {
-        struct opt *v = realloc(l->v, (l->n + 1) * sizeof(*v));
-        if (!v)
+        if (array_grow(&l->v, l->n) < 0)
                 return -ENOMEM;
-        l->v = v;
         char *n = strdup(name);
         char *val = value ? strdup(value) : NULL;
         if (!n || (value && !val)) {

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/cmdline.h"
-#include "core/config.h"
+#include "core/merge.h"
 #include "core/policy.h"
 #include "core/readahead.h"
 

@@ -80,76 +80,81 @@ static int set_proto(struct nfs_request *r, const char *p)
         return -EINVAL;
 }
 
+/* What the options say so far: minorversion= and port= settle only at the end. */
+struct request_state {
+        struct nfs_request r;
+        int minor_alone; /* minorversion= without a version that says its minor; -1: none */
+        unsigned port;   /* 0: not given */
+};
+
+/* One option, in order (the kernel and mount.nfs let the last occurrence win); -EINVAL: bad. */
+static int request_apply(struct request_state *st, const struct opt *o)
+{
+        const char *n = o->name;
+        unsigned long u;
+        int k;
+
+        if (streq(n, "minorversion")) {
+                if (parse_uint(o->value, 0, 2, &u) < 0)
+                        return -EINVAL;
+                st->minor_alone = (int)u;
+                return 0;
+        }
+        if ((k = apply_version_opt(o, &st->r.vers)) != 0) {
+                /* a later vers=4.2 overrides an earlier minorversion=, vers=4 not */
+                if (k > 0 && (st->r.vers.major != 4 || st->r.vers.minor >= 0))
+                        st->minor_alone = -1;
+                return k < 0 ? -EINVAL : 0;
+        }
+        if (streq(n, "proto"))
+                return set_proto(&st->r, o->value);
+        if (!o->value && (streq(n, "tcp") || streq(n, "udp") || streq(n, "rdma")))
+                /* mount.nfs reads the bare flags as proto=tcp etc.: IPv4 */
+                return set_proto(&st->r, n);
+        if (streq(n, "port")) {
+                if (parse_uint(o->value, 0, 65535, &u) < 0)
+                        return -EINVAL;
+                st->port = (unsigned)u;
+        } else if (streq(n, "xprtsec")) {
+                if (!o->value || (!streq(o->value, "none") && !streq(o->value, "tls") &&
+                                  !streq(o->value, "mtls")))
+                        return -EINVAL;
+                snprintf(st->r.xprtsec, sizeof(st->r.xprtsec), "%s", o->value);
+        } else if (streq(n, "nconnect")) {
+                if (parse_uint(o->value, 1, NCONNECT_MAX, &u) < 0)
+                        return -EINVAL;
+                st->r.nconnect = (unsigned)u;
+        } else if (streq(n, "sec")) {
+                if (!o->value || !*o->value)
+                        return -EINVAL;
+                st->r.sec = o->value;
+        }
+        return 0;
+}
+
 int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_request *ret,
                       const struct opt **ret_bad)
 {
-        struct nfs_request r = {
-                .vers = { v4_by_name ? 4 : 0, -1 },
-                .transport = "tcp",
-                .family = AF_UNSPEC,
-                .port = NFS_PORT,
-                .xprtsec = "none",
+        struct request_state st = {
+                .r = { .vers = { v4_by_name ? 4 : 0, -1 },
+                       .transport = "tcp",
+                       .family = AF_UNSPEC,
+                       .port = NFS_PORT,
+                       .xprtsec = "none" },
+                .minor_alone = -1,
         };
-        int minor_alone = -1;
-        unsigned port = 0;
 
-        /* In order: the kernel and mount.nfs let the last occurrence win. */
-        for (size_t i = 0; i < opts->n; i++) {
-                const struct opt *o = &opts->v[i];
-                const char *n = o->name;
-                unsigned long u;
-                int k;
-
-                if (streq(n, "minorversion")) {
-                        if (parse_uint(o->value, 0, 2, &u) < 0)
-                                goto bad;
-                        minor_alone = (int)u;
-                        continue;
+        for (size_t i = 0; i < opts->n; i++)
+                if (request_apply(&st, &opts->v[i]) < 0) {
+                        if (ret_bad)
+                                *ret_bad = &opts->v[i];
+                        return -EINVAL;
                 }
-                k = apply_version_opt(o, &r.vers);
-                if (k < 0)
-                        goto bad;
-                if (k > 0) {
-                        /* a later vers=4.2 overrides an earlier minorversion=, vers=4 not */
-                        if (r.vers.major != 4 || r.vers.minor >= 0)
-                                minor_alone = -1;
-                        continue;
-                }
-                if (streq(n, "proto")) {
-                        if (set_proto(&r, o->value) < 0)
-                                goto bad;
-                } else if (!o->value && (streq(n, "tcp") || streq(n, "udp") || streq(n, "rdma"))) {
-                        /* mount.nfs reads the bare flags as proto=tcp etc.: IPv4 */
-                        (void)set_proto(&r, n);
-                } else if (streq(n, "port")) {
-                        if (parse_uint(o->value, 0, 65535, &u) < 0)
-                                goto bad;
-                        port = (unsigned)u;
-                } else if (streq(n, "xprtsec")) {
-                        if (!o->value || (!streq(o->value, "none") && !streq(o->value, "tls") &&
-                                          !streq(o->value, "mtls")))
-                                goto bad;
-                        snprintf(r.xprtsec, sizeof(r.xprtsec), "%s", o->value);
-                } else if (streq(n, "nconnect")) {
-                        if (parse_uint(o->value, 1, NCONNECT_MAX, &u) < 0)
-                                goto bad;
-                        r.nconnect = (unsigned)u;
-                } else if (streq(n, "sec")) {
-                        if (!o->value || !*o->value)
-                                goto bad;
-                        r.sec = o->value;
-                }
-                continue;
-        bad:
-                if (ret_bad)
-                        *ret_bad = o;
-                return -EINVAL;
-        }
-        if (minor_alone >= 0 && (r.vers.major == 4 || r.vers.major == 0))
-                r.vers = (struct nfs_version){ 4, minor_alone };
+        if (st.minor_alone >= 0 && (st.r.vers.major == 4 || st.r.vers.major == 0))
+                st.r.vers = (struct nfs_version){ 4, st.minor_alone };
         /* the kernel's default port for RDMA is 20049 (fs_context.c) */
-        r.port = port ? port : streq(r.transport, "rdma") ? NFS_RDMA_PORT : NFS_PORT;
-        *ret = r;
+        st.r.port = st.port ? st.port : streq(st.r.transport, "rdma") ? NFS_RDMA_PORT : NFS_PORT;
+        *ret = st.r;
         return 0;
 }
 

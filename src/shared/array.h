@@ -2,6 +2,8 @@
 #pragma once
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -32,4 +34,16 @@ static inline void strv_free(char **v, size_t n)
         for (size_t i = 0; i < n; i++)
                 free(v[i]);
         free(v);
+}
+
+/* Appends a formatted string to an array of n strings grown by array_grow(). */
+__attribute__((format(printf, 3, 0))) static inline int strv_appendv(char ***v, size_t *n,
+                                                                    const char *fmt, va_list ap)
+{
+        char *s;
+
+        if (array_grow(v, *n) < 0 || vasprintf(&s, fmt, ap) < 0)
+                return -ENOMEM;
+        (*v)[(*n)++] = s;
+        return 0;
 }

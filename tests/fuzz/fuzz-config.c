@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/merge.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,6 +4,7 @@
 
 #include "core/optmap.h"
 #include "core/config.h"
+#include "core/merge.h"
 #include "unit.h"
 
 /*
