@@ -25,7 +25,7 @@ int read_ahead_parse(const char *s, struct read_ahead *ret)
         if (s[len - 1] == 'x') {
                 memcpy(buf, s, len - 1);
                 buf[len - 1] = '\0';
-                if (parse_uint(buf, 1, 1024, &n) < 0)
+                if (parse_uint(buf, 1, READ_AHEAD_MULT_MAX, &n) < 0)
                         return -EINVAL;
                 *ret = (struct read_ahead){ READ_AHEAD_RSIZE_MULT, n };
                 return 0;

@@ -13,6 +13,8 @@ struct read_ahead {
 
 /* The largest value accepted, in KiB (1 GiB); the kernel caps it lower in practice. */
 #define READ_AHEAD_KB_MAX (1024UL * 1024)
+/* The largest multiple of rsize accepted ("1024x"). */
+#define READ_AHEAD_MULT_MAX 1024
 
 int read_ahead_parse(const char *s, struct read_ahead *ret);
 /* The KiB to write for a mount with `rsize` bytes; 0 when nothing is to be written. */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libudev.h>
 #include <poll.h>
 #include <stdio.h>
@@ -107,7 +108,7 @@ static int read_ulong(const struct paths *p, const char *path, unsigned long *re
 int bdi_set_read_ahead(const struct paths *p, dev_t dev, unsigned long kb, unsigned long *ret_old,
                        unsigned long *ret_now)
 {
-        char path[4096], buf[32];
+        char path[PATH_MAX], buf[32];
         int fd, r;
 
         snprintf(path, sizeof(path), "%s/class/bdi/%u:%u/read_ahead_kb", p->sysfs, major(dev), minor(dev));

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -13,7 +14,7 @@
 int lock_server(const struct paths *p, const char *name, int timeout_ms)
 {
         const struct timespec step = { 0, 50 * 1000000L };
-        char path[4096];
+        char path[PATH_MAX];
         int fd;
 
         fd = paths_mkdir(p, p->rundir, 0755);
