@@ -44,16 +44,6 @@ static void report_config(const struct merged *merged)
                 log_info("config: %s", merged->notes[i]);
 }
 
-/* How each client at the address relates to this mount, as the core classified it. */
-static const char *const relation_marks[] = {
-        [CLIENT_SHARES] = " <- this mount shares it",
-        [CLIENT_MAYBE] = " (the negotiated version may land on it)",
-        [CLIENT_OTHER_ADDRESS] = "",
-        [CLIENT_OTHER_NETNS] = " (made from another network namespace: separate)",
-        [CLIENT_OTHER_ENDPOINT] = " (other port, protocol or TLS policy: separate)",
-        [CLIENT_OTHER_VERSION] = " (other NFS version: separate)",
-};
-
 static int report_clients(const struct clients *c, const struct client_match *match)
 {
         size_t shown = 0;
@@ -69,7 +59,10 @@ static int report_clients(const struct clients *c, const struct client_match *ma
                         return -ENOMEM;
                 if (!cl->hidden)
                         snprintf(nc, sizeof(nc), "nconnect=%u", cl->nconnect);
-                log_info("client: %s: %s, %s%s", d, nc, ms, relation_marks[match->rel[i]]);
+                /* how it relates to this mount, as the core classified it */
+                log_info(match->rel[i] == CLIENT_SHARES ? "client: %s: %s, %s <- %s"
+                                                        : "client: %s: %s, %s (%s)",
+                         d, nc, ms, client_relation_to_string(match->rel[i]));
                 shown++;
         }
         if (!shown)
