@@ -14,19 +14,20 @@
 
 static int cmd_help(const struct cmd_env *env _unused_)
 {
-        printf("Usage: mount.nfs-tuned remotetarget dir [-s] [-f] [-n] [-v] [-r] [-w] [-o options]\n"
-               "                       [-t nfs|nfs4] [-N namespace]\n"
-               "       mount.nfs-tuned --check-config | -h | -V\n"
-               "\n"
-               "Runs the real mount.nfs with defaults from %s, after checking\n"
-               "that the requested nconnect and sec=krb5* can take effect on the NFS client the\n"
-               "mount will share, and sets the new mount's read-ahead.\n"
-               "\n"
-               "  -f   dry run: decide everything, print the plan with -v, do not mount\n"
-               "  -v   verbose: the endpoint, the clients found, the verdict, the exec line\n"
-               "  -s -n -r -w   passed to mount.nfs\n"
-               "See mount.nfs-tuned(8) and nfs-tuned.conf(5).\n",
-               CONFIG_PATH);
+        printf(
+            "Usage: mount.nfs-tuned remotetarget dir [-s] [-f] [-n] [-v] [-r] [-w] [-o options]\n"
+            "                       [-t nfs|nfs4] [-N namespace]\n"
+            "       mount.nfs-tuned --check-config | -h | -V\n"
+            "\n"
+            "Runs the real mount.nfs with defaults from %s, after checking\n"
+            "that the requested nconnect and sec=krb5* can take effect on the NFS client the\n"
+            "mount will share, and sets the new mount's read-ahead.\n"
+            "\n"
+            "  -f   dry run: decide everything, print the plan with -v, do not mount\n"
+            "  -v   verbose: the endpoint, the clients found, the verdict, the exec line\n"
+            "  -s -n -r -w   passed to mount.nfs\n"
+            "See mount.nfs-tuned(8) and nfs-tuned.conf(5).\n",
+            CONFIG_PATH);
         return MNT_EX_SUCCESS;
 }
 

@@ -274,7 +274,8 @@ static enum stage_result mount_verify(struct mount_ctx *m)
                                 last = &m->final.v[i];
                 if (last && streq(last->name, "bg"))
                         /* mount.nfs went on retrying in the background */
-                        log_info("bg: the mount is not there yet; not verified, read-ahead not set");
+                        log_info(
+                            "bg: the mount is not there yet; not verified, read-ahead not set");
                 else
                         log_warning("mounted, but no NFS mount on %s shows in %s: not verified",
                                     m->dir, m->env->paths->mountinfo);
@@ -312,9 +313,10 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
         }
         /* after udev's own rules (nfs-utils' nfsrahead) for this bdi, so they cannot undo it */
         if (m->watch && (r = bdi_watch_wait(m->watch, m->newm.dev, UDEV_WAIT_MS)) < 0)
-                log_warning("udev did not report bdi %u:%u within %d ms (%s); writing read_ahead_kb "
-                            "now, a udev rule may still overwrite it", maj, min, UDEV_WAIT_MS,
-                            strerror(-r));
+                log_warning(
+                    "udev did not report bdi %u:%u within %d ms (%s); writing read_ahead_kb "
+                    "now, a udev rule may still overwrite it",
+                    maj, min, UDEV_WAIT_MS, strerror(-r));
         r = bdi_set_read_ahead(m->env->paths, m->newm.dev, plan.kb, &old, &now);
         if (r < 0)
                 log_warning("mounted, but cannot set read_ahead_kb of bdi %u:%u to %lu: %s; the "

@@ -8,7 +8,8 @@
 #include "core/mountinfo.h"
 #include "core/request.h"
 
-/* The kernel's key of an nfs_client (doc/DESIGN.md, "Kernel and system facts"): what decides sharing. */
+/* The kernel's key of an nfs_client (doc/DESIGN.md, "Kernel and system facts"): what decides
+ * sharing. */
 struct client_key {
         struct nfs_addr addr;
         unsigned port;

@@ -107,7 +107,8 @@ static int check_mount_args(struct cmdline *c, const char *const *pos, int npos,
 {
         if (npos < 2) {
                 snprintf(err, CMDLINE_ERR_MAX, "%s",
-                         npos ? "missing mount point" : "missing remote file system and mount point");
+                         npos ? "missing mount point"
+                              : "missing remote file system and mount point");
                 return -EINVAL;
         }
         if (c->type) {
@@ -128,7 +129,8 @@ static int check_mount_args(struct cmdline *c, const char *const *pos, int npos,
         return 0;
 }
 
-int cmdline_parse(int argc, char *const *argv, struct cmdline *ret, char err[static CMDLINE_ERR_MAX])
+int cmdline_parse(int argc, char *const *argv, struct cmdline *ret,
+                  char err[static CMDLINE_ERR_MAX])
 {
         struct cmdline c = { .mode = RUN_MOUNT };
         const char *pos[2];

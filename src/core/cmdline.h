@@ -21,5 +21,6 @@ struct cmdline {
 #define CMDLINE_ERR_MAX 256
 
 /* 0, or -EINVAL with a message in err. */
-int cmdline_parse(int argc, char *const *argv, struct cmdline *ret, char err[static CMDLINE_ERR_MAX]);
+int cmdline_parse(int argc, char *const *argv, struct cmdline *ret,
+                  char err[static CMDLINE_ERR_MAX]);
 void cmdline_done(struct cmdline *c);

@@ -203,7 +203,9 @@ static int parse_header_line(struct parse_state *st, char *s)
         int r = new_section(st->c, kind, pattern, st->file, st->line);
         if (r == -E2BIG)
                 return config_add_error(st->c, "%s:%u: more than %d sections, rest ignored",
-                                        st->file, st->line, CONFIG_SECTIONS_MAX) < 0 ? -ENOMEM : -E2BIG;
+                                        st->file, st->line, CONFIG_SECTIONS_MAX) < 0
+                           ? -ENOMEM
+                           : -E2BIG;
         if (r < 0)
                 return r;
         st->cur = &st->c->v[st->c->n - 1];
@@ -251,7 +253,8 @@ static int parse_option_line(struct parse_state *st, char *s)
                 st->cur = &st->c->v[st->c->n - 1];
         }
         if ((err = split_option(s, &key, &value)))
-                return config_add_error(st->c, "%s:%u: %s: %s, skipped", st->file, st->line, key, err);
+                return config_add_error(st->c, "%s:%u: %s: %s, skipped", st->file, st->line, key,
+                                        err);
         if (!valid_key(key))
                 return config_add_error(st->c, "%s:%u: '%s' is not an option name, skipped",
                                         st->file, st->line, key);
@@ -263,7 +266,8 @@ static int parse_option_line(struct parse_state *st, char *s)
                                         key, value ? "=" : "", value ? value : "", err);
         r = add_option(st->cur, key, value, st->line);
         if (r == -E2BIG)
-                return config_add_error(st->c, "%s:%u: more than %d options in one section, skipped",
+                return config_add_error(st->c,
+                                        "%s:%u: more than %d options in one section, skipped",
                                         st->file, st->line, CONFIG_OPTIONS_MAX);
         return r;
 }

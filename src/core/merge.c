@@ -115,11 +115,13 @@ static int merge_section(struct merged *m, const struct conf_section *s, bool v4
                 unsigned line = s->opt_lines[oi - 1];
                 int major = opt_vers_major(o);
                 if (merged_has_group(m, opt_group(o->name)))
-                        r = merged_note(m, "%s:%u: %s not used: set at a higher level or by a later line",
-                                        s->file, line, o->name);
+                        r = merged_note(
+                            m, "%s:%u: %s not used: set at a higher level or by a later line",
+                            s->file, line, o->name);
                 else if (v4_only && major && major != 4)
-                        r = merged_note(m, "%s:%u: %s%s%s not used: this is an NFSv4 mount", s->file,
-                                        line, o->name, o->value ? "=" : "", o->value ? o->value : "");
+                        r = merged_note(m, "%s:%u: %s%s%s not used: this is an NFSv4 mount",
+                                        s->file, line, o->name, o->value ? "=" : "",
+                                        o->value ? o->value : "");
                 else
                         r = merged_push(m, o, s, line);
                 if (r < 0)
@@ -128,8 +130,8 @@ static int merge_section(struct merged *m, const struct conf_section *s, bool v4
         return 0;
 }
 
-int config_merge(const struct config *c, const struct optlist *cmdline, const struct match_input *in,
-                 bool v4_only, struct merged *ret)
+int config_merge(const struct config *c, const struct optlist *cmdline,
+                 const struct match_input *in, bool v4_only, struct merged *ret)
 {
         static const enum section_kind levels[] = { SECTION_MOUNTPOINT, SECTION_SERVER,
                                                     SECTION_GLOBAL };

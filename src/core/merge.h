@@ -44,6 +44,6 @@ void merged_done(struct merged *m);
  * Result order: config options first, then the command line, so the kernel's
  * last-one-wins parsing agrees with the precedence.
  */
-int config_merge(const struct config *c, const struct optlist *cmdline, const struct match_input *in,
-                 bool v4_only, struct merged *ret);
+int config_merge(const struct config *c, const struct optlist *cmdline,
+                 const struct match_input *in, bool v4_only, struct merged *ret);
 const struct merged_opt *merged_find(const struct merged *m, const char *name);

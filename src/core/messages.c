@@ -15,7 +15,8 @@ char *client_describe(const struct nfs_client *cl)
 
         if (asprintf(&s, "%s port %u, NFSv%s over %s%s%s", nfs_addr_to_string(&cl->key.addr, a),
                      cl->key.port, nfs_version_to_string(cl->key.vers, vers, sizeof(vers)),
-                     cl->key.transport, tls ? " with xprtsec=" : "", tls ? cl->key.xprtsec : "") < 0)
+                     cl->key.transport, tls ? " with xprtsec=" : "",
+                     tls ? cl->key.xprtsec : "") < 0)
                 return NULL;
         return s;
 }
@@ -70,24 +71,26 @@ int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, s
 
         if (v->sharing == SHARE_HIDDEN)
                 return findings_add(
-                        out, sev,
-                        "%snconnect=%u cannot take effect: this mount shares the NFS client for %s, "
-                        "which exists in this network namespace (/proc/fs/nfsfs) but no mount of "
-                        "this mount namespace shows it (a container or a service with its own mount "
-                        "namespace)%s; its nconnect, set by the first mount, cannot be read and "
-                        "decides this one; %s",
-                        lead, v->requested, desc,
-                        v->client->key.vers.major == 4 ?
-                                " (its NFSv4 minor version is not shown either, so it may be "
-                                "another minor version's client)" : "",
-                        todo);
-        return findings_add(out, sev,
-                            "%snconnect=%u cannot take effect: this mount shares the NFS client for "
-                            "%s with %s, which has %u connection%s (nconnect=%u); the kernel keeps "
-                            "one connection set per server address, port, protocol and version, and "
-                            "the first mount decides it; %s",
-                            lead, v->requested, desc, mounts, v->effective,
-                            v->effective == 1 ? "" : "s", v->effective, todo);
+                    out, sev,
+                    "%snconnect=%u cannot take effect: this mount shares the NFS client for %s, "
+                    "which exists in this network namespace (/proc/fs/nfsfs) but no mount of "
+                    "this mount namespace shows it (a container or a service with its own mount "
+                    "namespace)%s; its nconnect, set by the first mount, cannot be read and "
+                    "decides this one; %s",
+                    lead, v->requested, desc,
+                    v->client->key.vers.major == 4
+                        ? " (its NFSv4 minor version is not shown either, so it may be "
+                          "another minor version's client)"
+                        : "",
+                    todo);
+        return findings_add(
+            out, sev,
+            "%snconnect=%u cannot take effect: this mount shares the NFS client for "
+            "%s with %s, which has %u connection%s (nconnect=%u); the kernel keeps "
+            "one connection set per server address, port, protocol and version, and "
+            "the first mount decides it; %s",
+            lead, v->requested, desc, mounts, v->effective, v->effective == 1 ? "" : "s",
+            v->effective, todo);
 }
 
 int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
@@ -112,12 +115,12 @@ int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
                 from = "inherited from ";
         } else
                 from = "requested by this mount's nconnect";
-        return findings_add(out, refuse ? SEV_ERROR : SEV_WARNING,
-                            "%ssec=%s on an NFS client with %s (%s%s): every connection of a client "
-                            "shares one GSS context and sequence window, so requests fall outside "
-                            "the window and are retransmitted after a context renegotiation; use "
-                            "nconnect=1 for a client that carries krb5 mounts%s",
-                            refuse ? "refusing to mount: " : "", req->sec, count, from,
-                            mounts ? mounts : "",
-                            refuse ? "" : ", or set krb5_policy = refuse to prevent it");
+        return findings_add(
+            out, refuse ? SEV_ERROR : SEV_WARNING,
+            "%ssec=%s on an NFS client with %s (%s%s): every connection of a client "
+            "shares one GSS context and sequence window, so requests fall outside "
+            "the window and are retransmitted after a context renegotiation; use "
+            "nconnect=1 for a client that carries krb5 mounts%s",
+            refuse ? "refusing to mount: " : "", req->sec, count, from, mounts ? mounts : "",
+            refuse ? "" : ", or set krb5_policy = refuse to prevent it");
 }

@@ -14,7 +14,8 @@ char *client_mounts_describe(const struct nfs_client *cl, const struct clients *
  * The finding of the nconnect part of a verdict, naming the mounts that set the client, why it
  * matters and what to do; nothing when there is nothing to say.  0 or -ENOMEM.
  */
-int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, struct findings *out);
+int verdict_nconnect_finding(const struct verdict *v, const struct clients *c,
+                             struct findings *out);
 /* The same for sec=krb5* on a client with several connections. */
 int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
                          const struct nfs_request *req, struct findings *out);

@@ -48,7 +48,8 @@ int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char 
                 m.port = (unsigned)u;
         if ((o = optlist_find(&l, "xprtsec")) && o->value)
                 snprintf(m.xprtsec, sizeof(m.xprtsec), "%s", o->value);
-        if ((o = optlist_find(&l, "nconnect")) && parse_uint(o->value, 1, NCONNECT_KERNEL_MAX, &u) == 0)
+        if ((o = optlist_find(&l, "nconnect")) &&
+            parse_uint(o->value, 1, NCONNECT_KERNEL_MAX, &u) == 0)
                 m.nconnect = (unsigned)u;
         if ((o = optlist_find(&l, "rsize")))
                 (void)parse_uint(o->value, 0, 1UL << 30, &m.rsize);

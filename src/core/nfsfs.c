@@ -20,7 +20,8 @@ static bool next_line(const char **p, char buf[static NFSFS_LINE_MAX])
                 return false;
         const char *nl = strchr(*p, '\n');
         size_t len = nl ? (size_t)(nl - *p) : strlen(*p);
-        snprintf(buf, NFSFS_LINE_MAX, "%.*s", (int)(len < NFSFS_LINE_MAX ? len : NFSFS_LINE_MAX - 1), *p);
+        snprintf(buf, NFSFS_LINE_MAX, "%.*s",
+                 (int)(len < NFSFS_LINE_MAX ? len : NFSFS_LINE_MAX - 1), *p);
         *p = nl ? nl + 1 : NULL;
         return true;
 }
@@ -77,7 +78,8 @@ static int add_hidden(struct clients *c, const struct nfsfs_server *lines, size_
         for (size_t i = 0; i < n; i++) {
                 size_t same = 0, visible = 0, already = 0;
                 for (size_t j = 0; j < n; j++)
-                        if (nfsfs_server_is(&lines[j], lines[i].major, &lines[i].addr, lines[i].port))
+                        if (nfsfs_server_is(&lines[j], lines[i].major, &lines[i].addr,
+                                            lines[i].port))
                                 same++;
                 for (size_t j = 0; j < c->n; j++) {
                         const struct client_key *k = &c->v[j].key;
@@ -132,7 +134,8 @@ int nfsfs_volumes_parse(const char *text, dev_t **ret, size_t *ret_n)
         for (const char *p = text; next_line(&p, line);) {
                 char nv[8], hex[40], port[8];
                 unsigned maj, min;
-                if (sscanf(line, "%7s %39s %7s %u:%u", nv, hex, port, &maj, &min) != 5 || nv[0] != 'v')
+                if (sscanf(line, "%7s %39s %7s %u:%u", nv, hex, port, &maj, &min) != 5 ||
+                    nv[0] != 'v')
                         continue;
                 if (array_grow(&v, n) < 0)
                         return -ENOMEM;

@@ -11,9 +11,9 @@
 enum {
         OPTF_HELPER = 1 << 0,      /* the helper's own key: never passed to mount.nfs */
         OPTF_GLOBAL_ONLY = 1 << 1, /* only in [global] of the configuration */
-        OPTF_NO_CMDLINE = 1 << 2,  /* never from the command line (it names a program run as root) */
-        OPTF_REQUEST = 1 << 3,     /* read by nfs_request_parse(), which refuses a bad value */
-        OPTF_IGNORED = 1 << 4,     /* set by mount.nfs itself; a configured value is never used */
+        OPTF_NO_CMDLINE = 1 << 2, /* never from the command line (it names a program run as root) */
+        OPTF_REQUEST = 1 << 3,    /* read by nfs_request_parse(), which refuses a bad value */
+        OPTF_IGNORED = 1 << 4,    /* set by mount.nfs itself; a configured value is never used */
 };
 
 struct optdef {

@@ -43,7 +43,8 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
 int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret)
 {
         struct optlist l = { 0 };
-        bool drop_nconnect = v && (v->nconnect == ACTION_FOLLOW || v->nconnect == ACTION_FOLLOW_QUIET);
+        bool drop_nconnect =
+            v && (v->nconnect == ACTION_FOLLOW || v->nconnect == ACTION_FOLLOW_QUIET);
         int r;
 
         for (size_t i = 0; i < m->n; i++) {

@@ -39,7 +39,9 @@ const char *sharing_to_string(enum sharing s)
 
 static enum action action_of(enum policy p)
 {
-        return p == POLICY_REFUSE ? ACTION_REFUSE : p == POLICY_FOLLOW ? ACTION_FOLLOW : ACTION_WARN;
+        return p == POLICY_REFUSE   ? ACTION_REFUSE
+               : p == POLICY_FOLLOW ? ACTION_FOLLOW
+                                    : ACTION_WARN;
 }
 
 struct verdict policy_decide(const struct policy_input *in)

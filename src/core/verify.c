@@ -33,17 +33,19 @@ int verify_findings(const struct verify_result *r, const char *dir, const struct
 
         if (r->joined && !(ms = client_mounts_describe(r->joined, before)))
                 return -ENOMEM;
-        if (findings_add(out, SEV_INFO,
-                         "verified: %s is NFSv%s, server address %s, nconnect=%u, rsize=%lu, bdi %u:%u",
-                         dir, nfs_version_to_string(newm->vers, vbuf, sizeof(vbuf)),
-                         nfs_addr_to_string(&newm->addr, abuf), newm->nconnect, newm->rsize,
-                         major(newm->dev), minor(newm->dev)) < 0)
+        if (findings_add(
+                out, SEV_INFO,
+                "verified: %s is NFSv%s, server address %s, nconnect=%u, rsize=%lu, bdi %u:%u", dir,
+                nfs_version_to_string(newm->vers, vbuf, sizeof(vbuf)),
+                nfs_addr_to_string(&newm->addr, abuf), newm->nconnect, newm->rsize,
+                major(newm->dev), minor(newm->dev)) < 0)
                 return -ENOMEM;
         if (r->nconnect_differs &&
-            findings_add(out, SEV_WARNING, "the kernel gave %s nconnect=%u, not the %u planned: %s%s%s",
-                         dir, newm->nconnect, r->expect,
-                         r->joined ? "it joined the existing client of " :
-                                     "another mount of this server raced this one, or the "
+            findings_add(out, SEV_WARNING,
+                         "the kernel gave %s nconnect=%u, not the %u planned: %s%s%s", dir,
+                         newm->nconnect, r->expect,
+                         r->joined ? "it joined the existing client of "
+                                   : "another mount of this server raced this one, or the "
                                      "negotiated version landed on an existing client",
                          ms ? ms : "", r->joined ? "; unmount those first to change it" : "") < 0)
                 return -ENOMEM;

@@ -111,7 +111,8 @@ int bdi_set_read_ahead(const struct paths *p, dev_t dev, unsigned long kb, unsig
         char path[PATH_MAX], buf[32];
         int fd, r;
 
-        snprintf(path, sizeof(path), "%s/class/bdi/%u:%u/read_ahead_kb", p->sysfs, major(dev), minor(dev));
+        snprintf(path, sizeof(path), "%s/class/bdi/%u:%u/read_ahead_kb", p->sysfs, major(dev),
+                 minor(dev));
         if (ret_old && read_ulong(p, path, ret_old) < 0)
                 *ret_old = 0;
         fd = paths_open(p, path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0);

@@ -27,11 +27,13 @@ static int load_one(const char *path, bool check_owner, struct config *c)
                 return config_add_error(c, "%s: not used: not owned by root or writable by group "
                                         "or others; fix with chown root:root and chmod 644", path);
         if (r == -EFBIG)
-                return config_add_error(c, "%s: not used: larger than %d bytes", path, CONFIG_FILE_MAX);
+                return config_add_error(c, "%s: not used: larger than %d bytes", path,
+                                        CONFIG_FILE_MAX);
         if (r < 0)
                 return config_add_error(c, "%s: cannot be read: %s", path, strerror(-r));
         if (memchr(text, '\0', len))
-                return config_add_error(c, "%s: not used: contains a NUL byte (not a text file)", path);
+                return config_add_error(c, "%s: not used: contains a NUL byte (not a text file)",
+                                        path);
         return config_parse(c, path, text);
 }
 

@@ -121,7 +121,8 @@ int load_superblocks(const struct paths *p, const struct clients *c, dev_t **ret
         size_t n = 0;
         int r;
 
-        if (read_nfsfs(p, "volumes", &volumes) == 0 && (r = nfsfs_volumes_parse(volumes, &v, &n)) < 0)
+        if (read_nfsfs(p, "volumes", &volumes) == 0 &&
+            (r = nfsfs_volumes_parse(volumes, &v, &n)) < 0)
                 return r;
         dev_t *nv = realloc(v, (n + c->nmounts + 1) * sizeof(*v));
         if (!nv) {

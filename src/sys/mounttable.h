@@ -8,7 +8,7 @@
 
 /* How /proc/fs/nfsfs/servers was read: the caller says what it means. */
 struct nfsfs_status {
-        int error;     /* -errno when it could not be read (not -ENOENT: no nfs module, no client) */
+        int error; /* -errno when it could not be read (not -ENOENT: no nfs module, no client) */
         int bad_lines; /* lines not understood, skipped */
 };
 
