@@ -2,25 +2,13 @@
 # Integration cases: the built mount.nfs-tuned against fixture trees (mountinfo, nfsfs, a sysfs
 # bdi directory) and a stub mount.nfs that records its argv.  The lab suite proves the same
 # behaviour against a real kernel client and server.
-#   cases.sh HELPER STUB FIXTURES CASE
+#   cases.sh --list                      the case names, one a line (meson registers them)
+#   cases.sh HELPER STUB FIXTURES CASE   runs one case; an unknown CASE is an error (exit 2)
+# A case is a function tc_NAME (NAME with '_' for '-'): defining it is all it takes.
 # Assertions: tests/lib/assert.sh (status_is, out_has, out_lacks, out_quiet, value_is ...),
 # reading RC and OUT, which run sets: OUT is the helper's stderr, byte for byte.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/assert.sh"
-HELPER=$1 STUB=$2 FIXTURES=$3 CASE=$4
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-it.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run" "$T/stub" "$T/mnt/b" "$T/bin"
-: > "$T/mountinfo"
-: > "$T/conf"
-chmod 644 "$T/conf"
-export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
-       NFS_TUNED_SYSFS=$T/sys NFS_TUNED_RUNDIR=$T/run NFS_TUNED_UDEV_CONTROL=$T/no-udev \
-       NFS_TUNED_MOUNT_NFS=$STUB STUB_DIR=$T/stub
-unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS
-DIR=$T/mnt/b
-STDOUT=
 
 fixture() { # fixture MOUNTINFO [SERVERS VOLUMES]
     cp "$FIXTURES/$1" "$T/mountinfo"
@@ -57,8 +45,7 @@ newmount() { # newmount DEV OPTS
 }
 V3NEW="vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,mountaddr=10.99.0.1,local_lock=none,addr=10.99.0.1"
 
-case $CASE in
-dry-run-plan)
+tc_dry_run_plan() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf '[global]' 'read_ahead_kb = 15360'
     run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3,nconnect=8
@@ -67,19 +54,19 @@ dry-run-plan)
              "/mnt/a (filer:/export/a), /mnt/a2 (10.99.0.1:/export/a) <- this mount shares it" \
              "verdict: shares a client; nconnect: warn" "exec: $STUB 10.99.0.1:/export/b $DIR -v -o vers=3,nconnect=8 (as mount.nfs)" \
              "read-ahead: 15360 KiB" "config: read_ahead_kb=15360 from $T/conf:2"; do out_has "$l"; done
-    ;;
-dry-run-quiet)
+}
+tc_dry_run_quiet() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     run 10.99.0.1:/export/b "$DIR" -f -o vers=3,nconnect=4
     status_is 0; mount_nfs_not_run; out_quiet
-    ;;
-good-mount-silent)
+}
+tc_good_mount_silent() {
     newmount 0:60 "$V3NEW"
     run 10.99.0.1:/export/b "$DIR" -o vers=3
     status_is 0; mount_nfs_ran; out_quiet
     argv_is 1 mount.nfs; argv_is 2 10.99.0.1:/export/b; argv_is 3 "$DIR"; argv_is 4 -o; argv_is 5 vers=3
-    ;;
-conflict-warn)
+}
+tc_conflict_warn() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}"
     run 10.99.0.1:/export/b "$DIR" -o vers=3,nconnect=8
@@ -89,22 +76,22 @@ conflict-warn)
     out_has "unmount every mount of that client first"
     # verification agrees with the plan (4 connections): no second warning
     value_is "number of warnings" "$(grep -c warning "$T/err")" 1
-    ;;
-conflict-refuse)
+}
+tc_conflict_refuse() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf '[server "10.99.0.0/16"]' 'nconnect_policy = refuse'
     run 10.99.0.1:/export/b "$DIR" -o vers=3,nconnect=8
     status_is 32; mount_nfs_not_run
     out_has "refusing to mount: nconnect=8 cannot take effect"; out_has "/mnt/a (filer:/export/a)"
-    ;;
-conflict-follow)
+}
+tc_conflict_follow() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf 'nconnect_policy = follow'
     run 10.99.0.1:/export/b "$DIR" -o vers=3,nconnect=8,hard
     status_is 0; mount_nfs_ran; opts_lacks 'nconnect=[0-9]*'; opts_has hard
     out_has "following the existing client: nconnect=8 cannot take effect"
-    ;;
-config-default-follows-quietly)
+}
+tc_config_default_follows_quietly() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf '[global]' 'nconnect = 8'
     newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}"
@@ -117,14 +104,14 @@ config-default-follows-quietly)
     newmount 0:60 "${V3NEW/hard,/hard,nconnect=8,}"
     run 10.99.0.1:/export/b "$DIR" -o vers=3
     status_is 0; opts_has nconnect=8
-    ;;
-same-nconnect-silent)
+}
+tc_same_nconnect_silent() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}"
     run 10.99.0.1:/export/b "$DIR" -o vers=3,nconnect=4
     status_is 0; mount_nfs_ran; out_quiet
-    ;;
-no-conflict-other-port-version-proto)
+}
+tc_no_conflict_other_port_version_proto() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf 'nconnect_policy = refuse'
     for o in vers=3,port=2050 vers=4.1 vers=4.2 vers=3,proto=rdma vers=3,proto=udp; do
@@ -134,8 +121,8 @@ no-conflict-other-port-version-proto)
     # port=2049 is the default: the same client
     run 10.99.0.1:/export/b "$DIR" -f -o vers=3,port=2049,nconnect=8
     status_is 32
-    ;;
-minor-version-separate)
+}
+tc_minor_version_separate() {
     fixture mountinfo-v41-loopback
     conf 'nconnect_policy = refuse'
     run 127.0.0.1:/x "$DIR" -f -o vers=4.2,nconnect=8
@@ -144,8 +131,8 @@ minor-version-separate)
     status_is 32; out_has "NFSv4.1 over tcp"
     run 127.0.0.1:/x "$DIR" -f -t nfs4 -o v4.1,nconnect=8
     status_is 32
-    ;;
-hostname-same-address)
+}
+tc_hostname_same_address() {
     fixture mountinfo-v41-loopback
     conf 'nconnect_policy = refuse'
     # localhost resolves to 127.0.0.1; proto=tcp keeps IPv4 as mount.nfs does
@@ -154,8 +141,8 @@ hostname-same-address)
     # the bare tcp flag means proto=tcp in mount.nfs: IPv4 too
     run localhost:/y "$DIR" -f -o vers=4.1,tcp,nconnect=4
     status_is 32; out_has "with /mnt/lo (127.0.0.1:/)"
-    ;;
-other-network-namespace)
+}
+tc_other_network_namespace() {
     # /mnt/v6 shows in this mount table, but this netns has no client to fd00::1: it was
     # mounted from another network namespace, whose clients are separate
     fixture mountinfo-v41-loopback
@@ -166,16 +153,16 @@ other-network-namespace)
     out_has "verdict: new client"
     run 127.0.0.1:/z "$DIR" -f -o vers=4.1,nconnect=4
     status_is 32
-    ;;
-ipv6-literal)
+}
+tc_ipv6_literal() {
     fixture mountinfo-v41-loopback
     conf 'nconnect_policy = refuse' '[server "fd00::/8"]' 'krb5_policy = refuse'
     run "[fd00::1]:/z" "$DIR" -f -o vers=4.2,nconnect=4
     status_is 32; out_has "fd00::1 port 2049, NFSv4.2 over tcp with /mnt/v6 ([fd00::1]:/)"
     run "[fd00::1]:/z" "$DIR" -f -o vers=4.2,nconnect=2,sec=krb5
     status_is 32; out_has "refusing to mount: sec=krb5 on an NFS client with 2 connections (inherited from /mnt/v6"
-    ;;
-hidden-client)
+}
+tc_hidden_client() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-hidden nfsfs-volumes-hidden
     run 10.99.0.2:/export/c "$DIR" -f -o vers=3,nconnect=4
     status_is 0; out_has "no mount of this mount namespace shows it"
@@ -202,8 +189,8 @@ hidden-client)
     # the visible client's lines are accounted for: 10.99.0.1 is not hidden
     run 10.99.0.1:/export/c "$DIR" -f -o vers=3,nconnect=4
     status_is 0; out_lacks "no mount of this mount namespace"
-    ;;
-krb5)
+}
+tc_krb5() {
     conf '[global]' 'krb5_policy = warn'
     run 10.99.0.3:/k "$DIR" -f -o vers=4.1,sec=krb5p,nconnect=4
     status_is 0; out_has "warning: sec=krb5p on an NFS client with 4 connections (requested by this mount's nconnect)"
@@ -217,23 +204,23 @@ krb5)
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     run 10.99.0.1:/k "$DIR" -o vers=3,sec=krb5
     status_is 32; out_has "sec=krb5 on an NFS client with 4 connections (inherited from /mnt/a (filer:/export/a)"
-    ;;
-nconnect-range)
+}
+tc_nconnect_range() {
     for v in 0 17 -1 abc "" 99999999999999999999; do
         run 10.99.0.1:/e "$DIR" -o "vers=3,nconnect=$v"
         status_is 32; mount_nfs_not_run; out_has "refusing to mount: nconnect=$v (from the command line) is not valid: it must be a number from 1 to 16"
     done
     run 10.99.0.1:/e "$DIR" -o vers=5
     status_is 32; out_has "vers=5 (from the command line) is not valid: it must be 3, 4, 4.0, 4.1 or 4.2"
-    ;;
-exit-status-passthrough)
+}
+tc_exit_status_passthrough() {
     for s in 32 1 2 16 64; do
         export STUB_EXIT=$s
         run 10.99.0.1:/e "$DIR" -o vers=3
         status_is "$s"; mount_nfs_ran
     done
-    ;;
-self-exec-refused)
+}
+tc_self_exec_refused() {
     export NFS_TUNED_MOUNT_NFS=$HELPER
     run 10.99.0.1:/e "$DIR" -o vers=3
     status_is 2; out_has "refusing to run $HELPER: it is this helper itself"
@@ -249,13 +236,13 @@ self-exec-refused)
     ln -s "$HELPER" "$T/bin/umount.nfs"
     "$T/bin/umount.nfs" "$DIR" 2> "$T/err"; took $?
     status_is 2; out_has "it is this helper itself"
-    ;;
-missing-mount-nfs)
+}
+tc_missing_mount_nfs() {
     export NFS_TUNED_MOUNT_NFS=$T/none/mount.nfs
     run 10.99.0.1:/e "$DIR" -o vers=3
     status_is 2; out_has "cannot run the real mount.nfs $T/none/mount.nfs: No such file or directory"
-    ;;
-mount-nfs-candidates)
+}
+tc_mount_nfs_candidates() {
     # several build-time names for the real binary: the first that exists is run
     export NFS_TUNED_MOUNT_NFS="$T/none/mount.nfs.usr-is-merged:$STUB:$T/none/other"
     run 10.99.0.1:/e "$DIR" -o vers=3
@@ -270,8 +257,8 @@ mount-nfs-candidates)
     export NFS_TUNED_MOUNT_NFS="$T/none/a:$T/none/b"
     run 10.99.0.1:/e "$DIR" -o vers=3
     status_is 2; out_has "cannot run the real mount.nfs $T/none/a:$T/none/b: No such file or directory"
-    ;;
-umount-passthrough)
+}
+tc_umount_passthrough() {
     for name in umount.nfs umount.nfs4; do
         ln -sf "$HELPER" "$T/bin/$name"
         rm -f "$T/stub/argv"
@@ -281,8 +268,8 @@ umount-passthrough)
         "$T/bin/$name" "$DIR" 2> /dev/null; RC=$?
         status_is 16; unset STUB_EXIT
     done
-    ;;
-invocation-names)
+}
+tc_invocation_names() {
     ln -s "$HELPER" "$T/bin/mount.nfs4"; ln -s "$HELPER" "$T/bin/mount.nfs"
     HELPER=$T/bin/mount.nfs4 run 10.99.0.1:/e "$DIR" -o rsize=65536
     status_is 0; argv_is 1 mount.nfs4
@@ -292,8 +279,8 @@ invocation-names)
     argv_is 4 -s; argv_is 5 -n; argv_is 6 -r
     HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -o rsize=65536
     argv_is 1 mount.nfs
-    ;;
-namespace-with-own-proc)
+}
+tc_namespace_with_own_proc() {
     # -N into a mount namespace whose /proc belongs to another PID namespace (a container):
     # /proc/self does not resolve there, so every read goes through the caller's root
     unshare -m -p -f --mount-proc --kill-child sleep 30 >/dev/null 2>&1 & ns=$!
@@ -309,16 +296,16 @@ namespace-with-own-proc)
     status_is 0; mount_nfs_ran; out_lacks "cannot read"
     out_has "warning: nconnect=8 cannot take effect"
     value_is "number of warnings" "$(grep -c warning "$T/err")" 1 "the verification found the mount"
-    ;;
-command-line-shapes)
+}
+tc_command_line_shapes() {
     run -o vers=3 10.99.0.1:/e -v -o nconnect=2 "$DIR" -w -o hard -f
     status_is 0; out_has "exec: $STUB 10.99.0.1:/e $DIR -v -w -o vers=3,nconnect=2,hard"
     run 10.99.0.1:/e "$DIR" -fvo'vers=3,sec=sys'
     status_is 0; out_has "-o vers=3,sec=sys (as mount.nfs)"
     run 10.99.0.1:/e "$DIR" -f -v -o 'vers=3,context="system_u:object_r:nfs_t:s0:c1,c2"'
     status_is 0; out_has '-o vers=3,context="system_u:object_r:nfs_t:s0:c1,c2" (as mount.nfs)'
-    ;;
-usage-errors)
+}
+tc_usage_errors() {
     run; status_is 1; out_has "missing remote file system and mount point"
     run 10.99.0.1:/e; status_is 1; out_has "missing mount point"
     run nocolon "$DIR"; status_is 1; out_has "'nocolon' is not a remote file system"
@@ -333,8 +320,8 @@ usage-errors)
     mount_nfs_not_run
     run -h; status_is 0; grep -q "Usage: mount.nfs-tuned" "$T/out" || fail "-h prints no usage"
     run -V; status_is 0; grep -q "^mount.nfs-tuned [0-9]" "$T/out" || fail "-V prints no version"
-    ;;
-config-precedence)
+}
+tc_config_precedence() {
     mkdir "$T/conf.d"
     conf '[global]' 'hard' 'rsize = 65536' 'timeo = 100' 'actimeo = 30' \
          '[server "10.99.*"]' 'rsize = 131072' 'timeo = 200' \
@@ -352,8 +339,8 @@ config-precedence)
     argv_all | grep -qE -- "actimeo=30.*acregmin=5" || fail "config options not before the command line's: $(argv_all)"
     run filer:/e "$DIR" -o vers=3
     opts_has wsize=4096; opts_has timeo=300
-    ;;
-config-errors)
+}
+tc_config_errors() {
     conf '[global]' 'nconnect = 99' 'nconnect_policy = maybe' '[server]' 'hard' '[mountpoint "relative"]' \
          'rsize = 1' '[global]' 'rsize=8192' "$(head -c 5000 /dev/zero | tr '\0' a) = 1" 'a,b' 'read_ahead_kb = 15y'
     newmount 0:60 "$V3NEW"
@@ -369,8 +356,8 @@ config-errors)
     run --check-config; status_is 1; out_has "$T/conf:2:"
     conf '[global]' 'hard'
     run --check-config; status_is 0; grep -q "no problems" "$T/out" || fail "--check-config said: $STDOUT"
-    ;;
-config-permissions)
+}
+tc_config_permissions() {
     [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
     conf '[global]' 'nconnect_policy = refuse'
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
@@ -393,23 +380,23 @@ config-permissions)
     chmod 755 "$T/conf.d"
     run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
     status_is 0; out_has "following the existing client"
-    ;;
-read-ahead-absolute)
+}
+tc_read_ahead_absolute() {
     conf 'read_ahead_kb = 15360'
     newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
     run 10.99.0.1:/e "$DIR" -v -o vers=3
     status_is 0; opts_lacks read_ahead_kb=15360
     value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 15360
     out_has "read-ahead: bdi 0:60 read_ahead_kb 128 -> 15360"
-    ;;
-read-ahead-rsize)
+}
+tc_read_ahead_rsize() {
     conf '[mountpoint "'"$DIR"'"]' 'read_ahead_kb = 15x'
     newmount 0:61 "${V3NEW/rsize=1048576/rsize=262144}"; export STUB_BDI=0:61
     run 10.99.0.1:/e "$DIR" -o vers=3
     status_is 0; out_quiet
     value_is "read_ahead_kb of bdi 0:61" "$(cat "$T/sys/class/bdi/0:61/read_ahead_kb")" 3840
-    ;;
-read-ahead-shared-superblock)
+}
+tc_read_ahead_shared_superblock() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf 'read_ahead_kb = 15360'
     mkdir -p "$T/sys/class/bdi/0:53"; echo 128 > "$T/sys/class/bdi/0:53/read_ahead_kb"
@@ -424,16 +411,16 @@ read-ahead-shared-superblock)
     run 10.99.0.2:/export/c "$DIR" -o vers=3
     status_is 0
     value_is "read_ahead_kb of the hidden shared bdi 0:70" "$(cat "$T/sys/class/bdi/0:70/read_ahead_kb")" 128 "left alone"
-    ;;
-read-ahead-failure)
+}
+tc_read_ahead_failure() {
     conf 'read_ahead_kb = 15360'
     newmount 0:62 "$V3NEW"
     mkdir -p "$T/sys/class/bdi/0:62/read_ahead_kb"   # a directory: the write fails
     run 10.99.0.1:/e "$DIR" -o vers=3
     status_is 0; out_has "warning: mounted, but cannot set read_ahead_kb of bdi 0:62 to 15360"
     out_has "the mount keeps the kernel's value"
-    ;;
-verify-nconnect)
+}
+tc_verify_nconnect() {
     # planned a new client with nconnect=8; the kernel shows none (a racing mount won)
     newmount 0:63 "$V3NEW"
     run 10.99.0.1:/e "$DIR" -o vers=3,nconnect=8
@@ -445,15 +432,15 @@ verify-nconnect)
     run 10.99.0.1:/export/b "$DIR" -v -o nconnect=8
     status_is 0; out_has "the NFS version is left to negotiation"
     out_has "warning: the kernel gave $DIR nconnect=4, not the 8 planned: it joined the existing client of /mnt/a (filer:/export/a)"
-    ;;
-verify-trunking)
+}
+tc_verify_trunking() {
     fixture mountinfo-v41-loopback
     export STUB_MOUNTINFO_LINE="61 21 0:54 / $DIR rw,relatime shared:61 - nfs4 127.0.0.2:/ rw,vers=4.1,rsize=524288,wsize=524288,namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,clientaddr=127.0.0.1,local_lock=none,addr=127.0.0.1"
     run 127.0.0.2:/ "$DIR" -o vers=4.1
     status_is 0
     out_has "warning: the kernel uses server address 127.0.0.1 for $DIR, not 127.0.0.2: NFSv4 trunking found the same server and merged the mount into the existing client of /mnt/lo (127.0.0.1:/)"
-    ;;
-verify-missing)
+}
+tc_verify_missing() {
     run 10.99.0.1:/e "$DIR" -o vers=3
     status_is 0; out_has "warning: mounted, but no NFS mount on $DIR shows in $T/mountinfo: not verified"
     # bg: mount.nfs returns 0 and retries in the background; no false alarm
@@ -464,8 +451,8 @@ verify-missing)
     # the last of fg/bg wins, as in mount.nfs
     run 10.99.0.1:/e "$DIR" -o vers=3,bg,fg
     status_is 0; out_has "not verified"
-    ;;
-lock-serialises)
+}
+tc_lock_serialises() {
     conf 'nconnect_policy = warn'
     export STUB_SLEEP_MS=700
     newmount 0:64 "${V3NEW/hard,/hard,nconnect=4,}"
@@ -485,10 +472,34 @@ lock-serialises)
     grep -qF "nconnect=8 cannot take effect" "$T/err2" || fail "second helper did not report the inherited nconnect: $(cat "$T/err2")"
     [ -s "$T/err1" ] && fail "first helper printed: $(cat "$T/err1")"
     [ -e "$T/run/10.99.0.1.lock" ] || fail "no lock file under the run dir"
-    ;;
-*)
-    echo "unknown case $CASE"; exit 2 ;;
+}
+
+if [ "${1:-}" = --list ]; then
+    declare -F | sed -n 's/^declare -f tc_//p' | tr _ -
+    exit 0
+fi
+[ $# = 4 ] || { echo "usage: cases.sh --list | cases.sh HELPER STUB FIXTURES CASE" >&2; exit 2; }
+HELPER=$1 STUB=$2 FIXTURES=$3 CASE=$4
+case $CASE in
+*_*) fn= ;;
+*) fn=tc_${CASE//-/_} ;;
 esac
+[ -n "$fn" ] && declare -F "$fn" > /dev/null || { echo "unknown case $CASE (cases.sh --list)"; exit 2; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-it.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run" "$T/stub" "$T/mnt/b" "$T/bin"
+: > "$T/mountinfo"
+: > "$T/conf"
+chmod 644 "$T/conf"
+export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
+       NFS_TUNED_SYSFS=$T/sys NFS_TUNED_RUNDIR=$T/run NFS_TUNED_UDEV_CONTROL=$T/no-udev \
+       NFS_TUNED_MOUNT_NFS=$STUB STUB_DIR=$T/stub
+unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS
+DIR=$T/mnt/b
+STDOUT=
+
+"$fn"
 
 [ "$FAILURES" = 0 ] && { echo "ok $CASE"; exit 0; }
 exit 1
