@@ -1,5 +1,5 @@
-# Scenario: which mounts share an NFS client (DESIGN.md "Policies", NOTES.md "When does a
-# new mount reuse an existing NFS client?"), all through the helper:
+# Scenario: which mounts share an NFS client (DESIGN.md "Policies", "When a new mount shares
+# an existing NFS client"), all through the helper:
 # two host names of one address conflict; another port, version or minor version does
 # not; a mount in another network namespace does not count.
 
