@@ -1,5 +1,8 @@
 # Shared code of the lab guest (bash, sourced): setup of the server and client
-# namespaces, per-check cleanup, and the assertions the scenarios in tests/lab use.
+# namespaces, per-check cleanup, the check runner and the kernel-state assertions the
+# scenarios in tests/lab use.  The general assertions (status_is, out_has, out_matches,
+# out_quiet, value_is ...) are the test suite's own, tests/lib/assert.sh, which lab/run ships
+# to /lab/lib.
 #
 # Network (all inside the guest, no network device):
 #   root netns (the client)  c0 10.99.0.2/24  <-veth->  s0 10.99.0.1/24 + 10.99.0.11/24  netns "srv"
@@ -9,6 +12,7 @@
 # private mount namespace; exports /export/a../export/h are separate tmpfs (fsid=1..8).
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+. /lab/lib/assert.sh
 H=/usr/local/sbin/mount.nfs-tuned
 SRV=10.99.0.1
 SRV2=10.99.0.11
@@ -103,7 +107,7 @@ lab_cleanup() {
 # The function returns 0 (ok), 1 with $REASON set by fail (FAIL) or 77 after skip (skip).
 # Everything mounted is cleaned up after each check.
 log() { echo "$*" >>"$LAB_DETAILS"; }
-fail() { REASON="$*"; log "  FAILED: $*"; return 1; }
+on_fail() { log "  FAILED: $*"; }
 skip() { REASON="$*"; return 77; }
 report() { echo "$*" | tee -a "$LAB_LINES"; }
 
@@ -149,11 +153,6 @@ xrun() {
 	[ -n "$OUT" ] && log "$(echo "$OUT" | sed 's/^/    | /')"
 	return 0
 }
-short() { echo "$OUT" | tr '\n' ' ' | cut -c1-240; }
-rc_is() { [ "$RC" = "$1" ] || fail "exit status $RC, expected $1${2:+ ($2)}; output: $(short)"; }
-out_has() { echo "$OUT" | grep -Eq -- "$1" || fail "output lacks /$1/${2:+ ($2)}; output: $(short)"; }
-out_lacks() { ! echo "$OUT" | grep -Eq -- "$1" || fail "output has /$1/${2:+ ($2)}: $(short)"; }
-out_quiet() { [ -z "$OUT" ] || fail "expected no output${1:+ ($1)}, got: $(short)"; }
 
 # mountinfo of the last mount on DIR; superblock options; one option's value
 mi() { awk -v d="$1" '$5 == d' /proc/self/mountinfo | tail -n1; }
@@ -168,21 +167,15 @@ xprts() {
 is_mounted() { [ -n "$(mi "$1")" ]; }
 mounted() { is_mounted "$1" || fail "$1 is not mounted${2:+ ($2)}"; }
 not_mounted() { ! is_mounted "$1" || fail "$1 is mounted but must not be${2:+ ($2)}: $(mi_super "$1")"; }
-# nconn_is DIR N: mountinfo nconnect= of DIR is N ("" = absent)
-nconn_is() {
-	local v
-	v=$(mi_opt "$1" nconnect)
-	[ "$v" = "$2" ] || fail "$1: mountinfo nconnect='${v}', expected '${2}'${3:+ ($3)}"
-}
-xprt_is() {
-	local n
-	n=$(xprts "$1")
-	[ "$n" = "$2" ] || fail "$1: $n xprt lines in mountstats, expected $2${3:+ ($3)}"
-}
+# nconn_is DIR N [NOTE]: mountinfo nconnect= of DIR is N ("" = absent)
+nconn_is() { value_is "$1: mountinfo nconnect" "$(mi_opt "$1" nconnect)" "$2" "$3"; }
+# xprt_is DIR N [NOTE]: the mount on DIR has N xprt: lines in mountstats
+xprt_is() { value_is "$1: xprt lines in mountstats" "$(xprts "$1")" "$2" "$3"; }
+# servers_is N [NOTE]: /proc/fs/nfsfs/servers lists N clients
 servers_is() {
-	local n
-	n=$(nfs_servers)
-	[ "$n" = "$1" ] || fail "/proc/fs/nfsfs/servers lists $n clients, expected $1${2:+ ($2)}: $(tail -n +2 /proc/fs/nfsfs/servers | tr '\n' ';')"
+	local list
+	list=$(tail -n +2 /proc/fs/nfsfs/servers 2>/dev/null | tr '\n' ';')
+	value_is "clients in /proc/fs/nfsfs/servers" "$(nfs_servers)" "$1" "$2${2:+${list:+; }}$list"
 }
 mp() { mkdir -p "$MNT/$1"; echo "$MNT/$1"; }
 # read_ahead_kb of the bdi of the mount on DIR

@@ -2,22 +2,13 @@
 # Integration cases: the built mount.nfs-tuned against fixture trees (mountinfo, nfsfs, a sysfs
 # bdi directory) and a stub mount.nfs that records its argv.  The lab suite proves the same
 # behaviour against a real kernel client and server.
-#   cases.sh HELPER STUB FIXTURES CASE
+#   cases.sh --list                      the case names, one a line (meson registers them)
+#   cases.sh HELPER STUB FIXTURES CASE   runs one case; an unknown CASE is an error (exit 2)
+# A case is a function tc_NAME (NAME with '_' for '-'): defining it is all it takes.
+# Assertions: tests/lib/assert.sh (status_is, out_has, out_lacks, out_quiet, value_is ...),
+# reading RC and OUT, which run sets: OUT is the helper's stderr, byte for byte.
 set -u
-HELPER=$1 STUB=$2 FIXTURES=$3 CASE=$4
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-it.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run" "$T/stub" "$T/mnt/b" "$T/bin"
-: > "$T/mountinfo"
-: > "$T/conf"
-chmod 644 "$T/conf"
-export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
-       NFS_TUNED_SYSFS=$T/sys NFS_TUNED_RUNDIR=$T/run NFS_TUNED_UDEV_CONTROL=$T/no-udev \
-       NFS_TUNED_MOUNT_NFS=$STUB STUB_DIR=$T/stub
-unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS
-DIR=$T/mnt/b
-failures=0
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/assert.sh"
 
 fixture() { # fixture MOUNTINFO [SERVERS VOLUMES]
     cp "$FIXTURES/$1" "$T/mountinfo"
@@ -26,268 +17,270 @@ fixture() { # fixture MOUNTINFO [SERVERS VOLUMES]
 }
 conf() { printf '%s\n' "$@" > "$T/conf"; }
 
-# run ARGS...: runs the helper; sets rc, err (stderr), out (stdout)
+# took STATUS: after a command that wrote its stderr to $T/err, sets RC and OUT
+took() {
+    RC=$1
+    OUT=$(cat "$T/err"; printf x)   # the x keeps trailing newlines: "no output" means none
+    OUT=${OUT%x}
+}
+# run ARGS...: runs the helper; sets RC, OUT (stderr) and STDOUT
 run() {
     rm -f "$T/stub/argv"
     "$HELPER" "$@" > "$T/out" 2> "$T/err"
-    rc=$?
-    out=$(cat "$T/out") err=$(cat "$T/err")
+    took $?
+    STDOUT=$(cat "$T/out")
 }
-fail() { echo "FAIL [$CASE]: $*"; echo "  rc=$rc"; echo "  stderr: $err" | head -c 3000; echo; failures=$((failures + 1)); }
-expect_rc() { [ "$rc" = "$1" ] || fail "exit status $rc, expected $1"; }
-expect_err() { grep -qF -- "$1" "$T/err" || fail "stderr lacks '$1'"; }
-expect_no_err() { grep -qF -- "$1" "$T/err" && fail "stderr has '$1'"; return 0; }
-expect_silent() { [ ! -s "$T/err" ] || fail "stderr not empty"; }
-expect_exec() { [ -f "$T/stub/argv" ] || fail "mount.nfs was not run"; }
-expect_no_exec() { [ ! -f "$T/stub/argv" ] || fail "mount.nfs was run: $(tr '\n' ' ' < "$T/stub/argv")"; }
+on_fail() { echo "FAIL [$CASE]: $*"; echo "  rc=$RC"; echo "  stderr: $OUT" | head -c 3000; echo; }
+# what the stub mount.nfs was given
+mount_nfs_ran() { [ -f "$T/stub/argv" ] || fail "mount.nfs was not run"; }
+mount_nfs_not_run() { [ ! -f "$T/stub/argv" ] || fail "mount.nfs was run: $(tr '\n' ' ' < "$T/stub/argv")"; }
 argv() { [ -f "$T/stub/argv" ] && sed -n "$1p" "$T/stub/argv"; }
 argv_all() { [ -f "$T/stub/argv" ] && tr '\n' ' ' < "$T/stub/argv"; }
-expect_argv() { [ "$(argv "$1")" = "$2" ] || fail "argv[$(($1 - 1))] is '$(argv "$1")', expected '$2' (argv: $(argv_all))"; }
-expect_opts_has() { argv_all | grep -qE -- "(^| )-o ([^ ]*,)?$1(,| |$)" || fail "options lack $1: $(argv_all)"; }
-expect_opts_lacks() { argv_all | grep -qE -- "(^| )-o ([^ ]*,)?$1(,| |$)" && fail "options have $1: $(argv_all)"; return 0; }
+argv_is() { value_is "argv[$(($1 - 1))]" "$(argv "$1")" "$2" "argv: $(argv_all)"; }
+opts_has() { argv_all | grep -qE -- "(^| )-o ([^ ]*,)?$1(,| |$)" || fail "options lack $1: $(argv_all)"; }
+opts_lacks() { ! argv_all | grep -qE -- "(^| )-o ([^ ]*,)?$1(,| |$)" || fail "options have $1: $(argv_all)"; }
 # the line the stub appends for the new mount
 newmount() { # newmount DEV OPTS
     export STUB_MOUNTINFO_LINE="60 21 $1 / $DIR rw,relatime shared:60 - nfs filer:/export/b rw,$2"
 }
 V3NEW="vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,mountaddr=10.99.0.1,local_lock=none,addr=10.99.0.1"
 
-case $CASE in
-dry-run-plan)
+tc_dry_run_plan() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf '[global]' 'read_ahead_kb = 15360'
     run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3,nconnect=8
-    expect_rc 0; expect_no_exec
+    status_is 0; mount_nfs_not_run
     for l in "endpoint: 10.99.0.1:/export/b -> 10.99.0.1" "client: 10.99.0.1 port 2049, NFSv3 over tcp: nconnect=4" \
              "/mnt/a (filer:/export/a), /mnt/a2 (10.99.0.1:/export/a) <- this mount shares it" \
              "verdict: shares a client; nconnect: warn" "exec: $STUB 10.99.0.1:/export/b $DIR -v -o vers=3,nconnect=8 (as mount.nfs)" \
-             "read-ahead: 15360 KiB" "config: read_ahead_kb=15360 from $T/conf:2"; do expect_err "$l"; done
-    ;;
-dry-run-quiet)
+             "read-ahead: 15360 KiB" "config: read_ahead_kb=15360 from $T/conf:2"; do out_has "$l"; done
+}
+tc_dry_run_quiet() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     run 10.99.0.1:/export/b "$DIR" -f -o vers=3,nconnect=4
-    expect_rc 0; expect_no_exec; expect_silent
-    ;;
-good-mount-silent)
+    status_is 0; mount_nfs_not_run; out_quiet
+}
+tc_good_mount_silent() {
     newmount 0:60 "$V3NEW"
     run 10.99.0.1:/export/b "$DIR" -o vers=3
-    expect_rc 0; expect_exec; expect_silent
-    expect_argv 1 mount.nfs; expect_argv 2 10.99.0.1:/export/b; expect_argv 3 "$DIR"; expect_argv 4 -o; expect_argv 5 vers=3
-    ;;
-conflict-warn)
+    status_is 0; mount_nfs_ran; out_quiet
+    argv_is 1 mount.nfs; argv_is 2 10.99.0.1:/export/b; argv_is 3 "$DIR"; argv_is 4 -o; argv_is 5 vers=3
+}
+tc_conflict_warn() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}"
     run 10.99.0.1:/export/b "$DIR" -o vers=3,nconnect=8
-    expect_rc 0; expect_exec; expect_opts_has nconnect=8
-    expect_err "mount.nfs-tuned: warning: nconnect=8 cannot take effect"
-    expect_err "/mnt/a (filer:/export/a)"; expect_err "which has 4 connections (nconnect=4)"
-    expect_err "unmount every mount of that client first"
+    status_is 0; mount_nfs_ran; opts_has nconnect=8
+    out_has "mount.nfs-tuned: warning: nconnect=8 cannot take effect"
+    out_has "/mnt/a (filer:/export/a)"; out_has "which has 4 connections (nconnect=4)"
+    out_has "unmount every mount of that client first"
     # verification agrees with the plan (4 connections): no second warning
-    [ "$(grep -c warning "$T/err")" = 1 ] || fail "expected exactly one warning"
-    ;;
-conflict-refuse)
+    value_is "number of warnings" "$(grep -c warning "$T/err")" 1
+}
+tc_conflict_refuse() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf '[server "10.99.0.0/16"]' 'nconnect_policy = refuse'
     run 10.99.0.1:/export/b "$DIR" -o vers=3,nconnect=8
-    expect_rc 32; expect_no_exec
-    expect_err "refusing to mount: nconnect=8 cannot take effect"; expect_err "/mnt/a (filer:/export/a)"
-    ;;
-conflict-follow)
+    status_is 32; mount_nfs_not_run
+    out_has "refusing to mount: nconnect=8 cannot take effect"; out_has "/mnt/a (filer:/export/a)"
+}
+tc_conflict_follow() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf 'nconnect_policy = follow'
     run 10.99.0.1:/export/b "$DIR" -o vers=3,nconnect=8,hard
-    expect_rc 0; expect_exec; expect_opts_lacks 'nconnect=[0-9]*'; expect_opts_has hard
-    expect_err "following the existing client: nconnect=8 cannot take effect"
-    ;;
-config-default-follows-quietly)
+    status_is 0; mount_nfs_ran; opts_lacks 'nconnect=[0-9]*'; opts_has hard
+    out_has "following the existing client: nconnect=8 cannot take effect"
+}
+tc_config_default_follows_quietly() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf '[global]' 'nconnect = 8'
     newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}"
     run 10.99.0.1:/export/b "$DIR" -o vers=3
-    expect_rc 0; expect_exec; expect_opts_lacks 'nconnect=[0-9]*'; expect_silent
+    status_is 0; mount_nfs_ran; opts_lacks 'nconnect=[0-9]*'; out_quiet
     run 10.99.0.1:/export/b "$DIR" -v -f -o vers=3
-    expect_err "nconnect: follow (quiet)"; expect_err "the configured default nconnect is dropped"
+    out_has "nconnect: follow (quiet)"; out_has "the configured default nconnect is dropped"
     # the same default on a new client is used
     : > "$T/mountinfo"; : > "$T/nfsfs/servers"
     newmount 0:60 "${V3NEW/hard,/hard,nconnect=8,}"
     run 10.99.0.1:/export/b "$DIR" -o vers=3
-    expect_rc 0; expect_opts_has nconnect=8
-    ;;
-same-nconnect-silent)
+    status_is 0; opts_has nconnect=8
+}
+tc_same_nconnect_silent() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}"
     run 10.99.0.1:/export/b "$DIR" -o vers=3,nconnect=4
-    expect_rc 0; expect_exec; expect_silent
-    ;;
-no-conflict-other-port-version-proto)
+    status_is 0; mount_nfs_ran; out_quiet
+}
+tc_no_conflict_other_port_version_proto() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf 'nconnect_policy = refuse'
     for o in vers=3,port=2050 vers=4.1 vers=4.2 vers=3,proto=rdma vers=3,proto=udp; do
         run 10.99.0.1:/export/b "$DIR" -f -o "$o,nconnect=8"
-        expect_rc 0; expect_no_err refusing
+        status_is 0; out_lacks refusing
     done
     # port=2049 is the default: the same client
     run 10.99.0.1:/export/b "$DIR" -f -o vers=3,port=2049,nconnect=8
-    expect_rc 32
-    ;;
-minor-version-separate)
+    status_is 32
+}
+tc_minor_version_separate() {
     fixture mountinfo-v41-loopback
     conf 'nconnect_policy = refuse'
     run 127.0.0.1:/x "$DIR" -f -o vers=4.2,nconnect=8
-    expect_rc 0
+    status_is 0
     run 127.0.0.1:/x "$DIR" -f -o vers=4,minorversion=1,nconnect=8
-    expect_rc 32; expect_err "NFSv4.1 over tcp"
+    status_is 32; out_has "NFSv4.1 over tcp"
     run 127.0.0.1:/x "$DIR" -f -t nfs4 -o v4.1,nconnect=8
-    expect_rc 32
-    ;;
-hostname-same-address)
+    status_is 32
+}
+tc_hostname_same_address() {
     fixture mountinfo-v41-loopback
     conf 'nconnect_policy = refuse'
     # localhost resolves to 127.0.0.1; proto=tcp keeps IPv4 as mount.nfs does
     run localhost:/y "$DIR" -f -o vers=4.1,proto=tcp,nconnect=4
-    expect_rc 32; expect_err "127.0.0.1 port 2049, NFSv4.1 over tcp with /mnt/lo (127.0.0.1:/)"
+    status_is 32; out_has "127.0.0.1 port 2049, NFSv4.1 over tcp with /mnt/lo (127.0.0.1:/)"
     # the bare tcp flag means proto=tcp in mount.nfs: IPv4 too
     run localhost:/y "$DIR" -f -o vers=4.1,tcp,nconnect=4
-    expect_rc 32; expect_err "with /mnt/lo (127.0.0.1:/)"
-    ;;
-other-network-namespace)
+    status_is 32; out_has "with /mnt/lo (127.0.0.1:/)"
+}
+tc_other_network_namespace() {
     # /mnt/v6 shows in this mount table, but this netns has no client to fd00::1: it was
     # mounted from another network namespace, whose clients are separate
     fixture mountinfo-v41-loopback
     cp "$FIXTURES/nfsfs-servers-other-netns" "$T/nfsfs/servers"
     conf 'nconnect_policy = refuse'
     run "[fd00::1]:/z" "$DIR" -f -v -o vers=4.2,nconnect=4
-    expect_rc 0; expect_err "(made from another network namespace: separate)"
-    expect_err "verdict: new client"
+    status_is 0; out_has "(made from another network namespace: separate)"
+    out_has "verdict: new client"
     run 127.0.0.1:/z "$DIR" -f -o vers=4.1,nconnect=4
-    expect_rc 32
-    ;;
-ipv6-literal)
+    status_is 32
+}
+tc_ipv6_literal() {
     fixture mountinfo-v41-loopback
     conf 'nconnect_policy = refuse' '[server "fd00::/8"]' 'krb5_policy = refuse'
     run "[fd00::1]:/z" "$DIR" -f -o vers=4.2,nconnect=4
-    expect_rc 32; expect_err "fd00::1 port 2049, NFSv4.2 over tcp with /mnt/v6 ([fd00::1]:/)"
+    status_is 32; out_has "fd00::1 port 2049, NFSv4.2 over tcp with /mnt/v6 ([fd00::1]:/)"
     run "[fd00::1]:/z" "$DIR" -f -o vers=4.2,nconnect=2,sec=krb5
-    expect_rc 32; expect_err "refusing to mount: sec=krb5 on an NFS client with 2 connections (inherited from /mnt/v6"
-    ;;
-hidden-client)
+    status_is 32; out_has "refusing to mount: sec=krb5 on an NFS client with 2 connections (inherited from /mnt/v6"
+}
+tc_hidden_client() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-hidden nfsfs-volumes-hidden
     run 10.99.0.2:/export/c "$DIR" -f -o vers=3,nconnect=4
-    expect_rc 0; expect_err "no mount of this mount namespace shows it"
+    status_is 0; out_has "no mount of this mount namespace shows it"
     conf 'nconnect_policy = refuse'
     run 10.99.0.2:/export/c "$DIR" -f -o vers=3,nconnect=4
-    expect_rc 32; expect_err "refusing to mount: nconnect=4 cannot take effect"
+    status_is 32; out_has "refusing to mount: nconnect=4 cannot take effect"
     # a config default meeting a hidden client is followed quietly, and the verification
     # does not take the unknown nconnect for a race
     conf 'nconnect = 8'
     newmount 0:71 "${V3NEW//10.99.0.1/10.99.0.2}"
     run 10.99.0.2:/export/c "$DIR" -o vers=3
-    expect_rc 0; expect_exec; expect_silent; expect_opts_lacks 'nconnect=[0-9]*'
+    status_is 0; mount_nfs_ran; out_quiet; opts_lacks 'nconnect=[0-9]*'
     unset STUB_MOUNTINFO_LINE
     conf 'nconnect_policy = refuse'
     # NFSv4: nfsfs shows no minor version, so a hidden v4 client may be this mount's
     fixture mountinfo-v41-loopback
     cp "$FIXTURES/nfsfs-servers-v4-hidden" "$T/nfsfs/servers"
     run 10.99.0.9:/v4 "$DIR" -f -o vers=4.2,nconnect=4
-    expect_rc 32; expect_err "its NFSv4 minor version is not shown either"
+    status_is 32; out_has "its NFSv4 minor version is not shown either"
     # 127.0.0.1's v4 line is the visible /mnt/lo client, not a hidden one
     run 127.0.0.1:/v4 "$DIR" -f -o vers=4.2,nconnect=4
-    expect_rc 0; expect_no_err "no mount of this mount namespace"
+    status_is 0; out_lacks "no mount of this mount namespace"
     fixture mountinfo-v3-nconnect4 nfsfs-servers-hidden nfsfs-volumes-hidden
     # the visible client's lines are accounted for: 10.99.0.1 is not hidden
     run 10.99.0.1:/export/c "$DIR" -f -o vers=3,nconnect=4
-    expect_rc 0; expect_no_err "no mount of this mount namespace"
-    ;;
-krb5)
+    status_is 0; out_lacks "no mount of this mount namespace"
+}
+tc_krb5() {
     conf '[global]' 'krb5_policy = warn'
     run 10.99.0.3:/k "$DIR" -f -o vers=4.1,sec=krb5p,nconnect=4
-    expect_rc 0; expect_err "warning: sec=krb5p on an NFS client with 4 connections (requested by this mount's nconnect)"
-    expect_err "one GSS context and sequence window"
+    status_is 0; out_has "warning: sec=krb5p on an NFS client with 4 connections (requested by this mount's nconnect)"
+    out_has "one GSS context and sequence window"
     conf 'krb5_policy = refuse'
     run 10.99.0.3:/k "$DIR" -o vers=4.1,sec=krb5i,nconnect=4
-    expect_rc 32; expect_no_exec; expect_err "refusing to mount: sec=krb5i"
+    status_is 32; mount_nfs_not_run; out_has "refusing to mount: sec=krb5i"
     run 10.99.0.3:/k "$DIR" -f -o vers=4.1,sec=krb5p,nconnect=1
-    expect_rc 0; expect_no_err krb5
+    status_is 0; out_lacks krb5
     # inherited: no nconnect asked, the client has 4
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     run 10.99.0.1:/k "$DIR" -o vers=3,sec=krb5
-    expect_rc 32; expect_err "sec=krb5 on an NFS client with 4 connections (inherited from /mnt/a (filer:/export/a)"
-    ;;
-nconnect-range)
+    status_is 32; out_has "sec=krb5 on an NFS client with 4 connections (inherited from /mnt/a (filer:/export/a)"
+}
+tc_nconnect_range() {
     for v in 0 17 -1 abc "" 99999999999999999999; do
         run 10.99.0.1:/e "$DIR" -o "vers=3,nconnect=$v"
-        expect_rc 32; expect_no_exec; expect_err "refusing to mount: nconnect=$v (from the command line) is not valid: it must be a number from 1 to 16"
+        status_is 32; mount_nfs_not_run; out_has "refusing to mount: nconnect=$v (from the command line) is not valid: it must be a number from 1 to 16"
     done
     run 10.99.0.1:/e "$DIR" -o vers=5
-    expect_rc 32; expect_err "vers=5 (from the command line) is not valid: it must be 3, 4, 4.0, 4.1 or 4.2"
-    ;;
-exit-status-passthrough)
+    status_is 32; out_has "vers=5 (from the command line) is not valid: it must be 3, 4, 4.0, 4.1 or 4.2"
+}
+tc_exit_status_passthrough() {
     for s in 32 1 2 16 64; do
         export STUB_EXIT=$s
         run 10.99.0.1:/e "$DIR" -o vers=3
-        expect_rc "$s"; expect_exec
+        status_is "$s"; mount_nfs_ran
     done
-    ;;
-self-exec-refused)
+}
+tc_self_exec_refused() {
     export NFS_TUNED_MOUNT_NFS=$HELPER
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 2; expect_err "refusing to run $HELPER: it is this helper itself"
+    status_is 2; out_has "refusing to run $HELPER: it is this helper itself"
     ln -s "$HELPER" "$T/bin/mount.nfs"
     export NFS_TUNED_MOUNT_NFS=$T/bin/mount.nfs
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 2; expect_err "mount_nfs in [global]"
+    status_is 2; out_has "mount_nfs in [global]"
     # and via the config's mount_nfs
     export NFS_TUNED_MOUNT_NFS=$STUB
     conf "mount_nfs = $HELPER"
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 2
+    status_is 2
     ln -s "$HELPER" "$T/bin/umount.nfs"
-    rc=0; "$T/bin/umount.nfs" "$DIR" 2> "$T/err"; rc=$?; err=$(cat "$T/err")
-    expect_rc 2; expect_err "it is this helper itself"
-    ;;
-missing-mount-nfs)
+    "$T/bin/umount.nfs" "$DIR" 2> "$T/err"; took $?
+    status_is 2; out_has "it is this helper itself"
+}
+tc_missing_mount_nfs() {
     export NFS_TUNED_MOUNT_NFS=$T/none/mount.nfs
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 2; expect_err "cannot run the real mount.nfs $T/none/mount.nfs: No such file or directory"
-    ;;
-mount-nfs-candidates)
+    status_is 2; out_has "cannot run the real mount.nfs $T/none/mount.nfs: No such file or directory"
+}
+tc_mount_nfs_candidates() {
     # several build-time names for the real binary: the first that exists is run
     export NFS_TUNED_MOUNT_NFS="$T/none/mount.nfs.usr-is-merged:$STUB:$T/none/other"
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 0; expect_exec
+    status_is 0; mount_nfs_ran
     run 10.99.0.1:/e "$DIR" -f -v -o vers=3
-    expect_err "exec: $STUB 10.99.0.1:/e"
+    out_has "exec: $STUB 10.99.0.1:/e"
     # one that exists but cannot run stops the search: it is reported, never skipped
     mkdir -p "$T/dir.d"
     export NFS_TUNED_MOUNT_NFS="$T/dir.d:$STUB"
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 2; expect_no_exec; expect_err "cannot run the real mount.nfs $T/dir.d: not a regular file"
+    status_is 2; mount_nfs_not_run; out_has "cannot run the real mount.nfs $T/dir.d: not a regular file"
     export NFS_TUNED_MOUNT_NFS="$T/none/a:$T/none/b"
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 2; expect_err "cannot run the real mount.nfs $T/none/a:$T/none/b: No such file or directory"
-    ;;
-umount-passthrough)
+    status_is 2; out_has "cannot run the real mount.nfs $T/none/a:$T/none/b: No such file or directory"
+}
+tc_umount_passthrough() {
     for name in umount.nfs umount.nfs4; do
         ln -sf "$HELPER" "$T/bin/$name"
         rm -f "$T/stub/argv"
-        "$T/bin/$name" "$DIR" -f -v -l 2> "$T/err"; rc=$?; err=$(cat "$T/err")
-        expect_rc 0; expect_argv 1 "$T/bin/$name"; expect_argv 2 "$DIR"; expect_argv 3 -f; expect_argv 4 -v; expect_argv 5 -l; expect_argv 6 --
+        "$T/bin/$name" "$DIR" -f -v -l 2> "$T/err"; took $?
+        status_is 0; argv_is 1 "$T/bin/$name"; argv_is 2 "$DIR"; argv_is 3 -f; argv_is 4 -v; argv_is 5 -l; argv_is 6 --
         export STUB_EXIT=16
-        "$T/bin/$name" "$DIR" 2> /dev/null; rc=$?
-        expect_rc 16; unset STUB_EXIT
+        "$T/bin/$name" "$DIR" 2> /dev/null; RC=$?
+        status_is 16; unset STUB_EXIT
     done
-    ;;
-invocation-names)
+}
+tc_invocation_names() {
     ln -s "$HELPER" "$T/bin/mount.nfs4"; ln -s "$HELPER" "$T/bin/mount.nfs"
     HELPER=$T/bin/mount.nfs4 run 10.99.0.1:/e "$DIR" -o rsize=65536
-    expect_rc 0; expect_argv 1 mount.nfs4
+    status_is 0; argv_is 1 mount.nfs4
     HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -t nfs4 -N "$$" -s -n -r -o rsize=65536
-    expect_rc 0; expect_argv 1 mount.nfs4
+    status_is 0; argv_is 1 mount.nfs4
     argv_all | grep -qE -- ' -t | -N |nfs4 (.* )?nfs4' && fail "-t or -N forwarded: $(argv_all)"
-    expect_argv 4 -s; expect_argv 5 -n; expect_argv 6 -r
+    argv_is 4 -s; argv_is 5 -n; argv_is 6 -r
     HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -o rsize=65536
-    expect_argv 1 mount.nfs
-    ;;
-namespace-with-own-proc)
+    argv_is 1 mount.nfs
+}
+tc_namespace_with_own_proc() {
     # -N into a mount namespace whose /proc belongs to another PID namespace (a container):
     # /proc/self does not resolve there, so every read goes through the caller's root
     unshare -m -p -f --mount-proc --kill-child sleep 30 >/dev/null 2>&1 & ns=$!
@@ -300,35 +293,35 @@ namespace-with-own-proc)
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
         run 10.99.0.1:/export/b "$DIR" -N "$ns" -o vers=3,nconnect=8
     kill "$ns"
-    expect_rc 0; expect_exec; expect_no_err "cannot read"
-    expect_err "warning: nconnect=8 cannot take effect"
-    [ "$(grep -c warning "$T/err")" = 1 ] || fail "expected exactly one warning (the verification found the mount)"
-    ;;
-command-line-shapes)
+    status_is 0; mount_nfs_ran; out_lacks "cannot read"
+    out_has "warning: nconnect=8 cannot take effect"
+    value_is "number of warnings" "$(grep -c warning "$T/err")" 1 "the verification found the mount"
+}
+tc_command_line_shapes() {
     run -o vers=3 10.99.0.1:/e -v -o nconnect=2 "$DIR" -w -o hard -f
-    expect_rc 0; expect_err "exec: $STUB 10.99.0.1:/e $DIR -v -w -o vers=3,nconnect=2,hard"
+    status_is 0; out_has "exec: $STUB 10.99.0.1:/e $DIR -v -w -o vers=3,nconnect=2,hard"
     run 10.99.0.1:/e "$DIR" -fvo'vers=3,sec=sys'
-    expect_rc 0; expect_err "-o vers=3,sec=sys (as mount.nfs)"
+    status_is 0; out_has "-o vers=3,sec=sys (as mount.nfs)"
     run 10.99.0.1:/e "$DIR" -f -v -o 'vers=3,context="system_u:object_r:nfs_t:s0:c1,c2"'
-    expect_rc 0; expect_err '-o vers=3,context="system_u:object_r:nfs_t:s0:c1,c2" (as mount.nfs)'
-    ;;
-usage-errors)
-    run; expect_rc 1; expect_err "missing remote file system and mount point"
-    run 10.99.0.1:/e; expect_rc 1; expect_err "missing mount point"
-    run nocolon "$DIR"; expect_rc 1; expect_err "'nocolon' is not a remote file system"
-    run fd00::1:/x "$DIR"; expect_rc 1; expect_err "[IPv6-address]:/path"
-    run 10.99.0.1:/e "$DIR" -t xfs; expect_rc 1; expect_err "file system type 'xfs' is not nfs"
-    run 10.99.0.1:/e "$DIR" -q; expect_rc 1; expect_err "unknown option '-q'"
-    run 10.99.0.1:/e "$DIR" -o; expect_rc 1; expect_err "option '-o' needs an argument"
-    run 10.99.0.1:/e "$DIR" -o "mount_nfs=/tmp/x"; expect_rc 1; expect_err "mount_nfs cannot be given on the command line"
-    run 10.99.0.1:/e "$DIR" -o "read_ahead_kb=lots"; expect_rc 1
-    expect_err "read_ahead_kb=lots on the command line is not valid: it must be a size in KiB (15360), a multiple of rsize (15x) or keep"
-    run 10.99.0.1:/e "$DIR" -N /nonexistent/ns; expect_rc 2; expect_err "cannot enter the mount namespace /nonexistent/ns"
-    expect_no_exec
-    run -h; expect_rc 0; grep -q "Usage: mount.nfs-tuned" "$T/out" || fail "-h prints no usage"
-    run -V; expect_rc 0; grep -q "^mount.nfs-tuned [0-9]" "$T/out" || fail "-V prints no version"
-    ;;
-config-precedence)
+    status_is 0; out_has '-o vers=3,context="system_u:object_r:nfs_t:s0:c1,c2" (as mount.nfs)'
+}
+tc_usage_errors() {
+    run; status_is 1; out_has "missing remote file system and mount point"
+    run 10.99.0.1:/e; status_is 1; out_has "missing mount point"
+    run nocolon "$DIR"; status_is 1; out_has "'nocolon' is not a remote file system"
+    run fd00::1:/x "$DIR"; status_is 1; out_has "[IPv6-address]:/path"
+    run 10.99.0.1:/e "$DIR" -t xfs; status_is 1; out_has "file system type 'xfs' is not nfs"
+    run 10.99.0.1:/e "$DIR" -q; status_is 1; out_has "unknown option '-q'"
+    run 10.99.0.1:/e "$DIR" -o; status_is 1; out_has "option '-o' needs an argument"
+    run 10.99.0.1:/e "$DIR" -o "mount_nfs=/tmp/x"; status_is 1; out_has "mount_nfs cannot be given on the command line"
+    run 10.99.0.1:/e "$DIR" -o "read_ahead_kb=lots"; status_is 1
+    out_has "read_ahead_kb=lots on the command line is not valid: it must be a size in KiB (15360), a multiple of rsize (15x) or keep"
+    run 10.99.0.1:/e "$DIR" -N /nonexistent/ns; status_is 2; out_has "cannot enter the mount namespace /nonexistent/ns"
+    mount_nfs_not_run
+    run -h; status_is 0; grep -q "Usage: mount.nfs-tuned" "$T/out" || fail "-h prints no usage"
+    run -V; status_is 0; grep -q "^mount.nfs-tuned [0-9]" "$T/out" || fail "-V prints no version"
+}
+tc_config_precedence() {
     mkdir "$T/conf.d"
     conf '[global]' 'hard' 'rsize = 65536' 'timeo = 100' 'actimeo = 30' \
          '[server "10.99.*"]' 'rsize = 131072' 'timeo = 200' \
@@ -338,128 +331,128 @@ config-precedence)
     printf '[global]\ntimeo = 150\n' > "$T/conf.d/10-early.conf"
     printf 'garbage\n' > "$T/conf.d/ignored.txt"
     run 10.99.0.1:/e "$DIR" -o vers=3,soft,acregmin=5
-    expect_rc 0
-    expect_opts_has rsize=262144; expect_opts_has timeo=200; expect_opts_has soft
-    expect_opts_lacks hard; expect_opts_lacks wsize=4096; expect_opts_lacks nconnect_policy=refuse
-    expect_opts_lacks read_ahead_kb=keep; expect_opts_has acregmin=5
+    status_is 0
+    opts_has rsize=262144; opts_has timeo=200; opts_has soft
+    opts_lacks hard; opts_lacks wsize=4096; opts_lacks nconnect_policy=refuse
+    opts_lacks read_ahead_kb=keep; opts_has acregmin=5
     # command line options come last, so the kernel's last-one-wins agrees with the precedence
     argv_all | grep -qE -- "actimeo=30.*acregmin=5" || fail "config options not before the command line's: $(argv_all)"
     run filer:/e "$DIR" -o vers=3
-    expect_opts_has wsize=4096; expect_opts_has timeo=300
-    ;;
-config-errors)
+    opts_has wsize=4096; opts_has timeo=300
+}
+tc_config_errors() {
     conf '[global]' 'nconnect = 99' 'nconnect_policy = maybe' '[server]' 'hard' '[mountpoint "relative"]' \
          'rsize = 1' '[global]' 'rsize=8192' "$(head -c 5000 /dev/zero | tr '\0' a) = 1" 'a,b' 'read_ahead_kb = 15y'
     newmount 0:60 "$V3NEW"
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 0; expect_exec; expect_opts_has rsize=8192; expect_opts_lacks nconnect=99; expect_opts_lacks hard
-    expect_err "$T/conf:2: nconnect=99: nconnect must be a number from 1 to 16, skipped"
-    expect_err "$T/conf:3: nconnect_policy=maybe: nconnect_policy must be warn, refuse or follow"
-    expect_err "$T/conf:4: section needs a pattern"
-    expect_err "$T/conf:6: a mount point pattern must be an absolute path"
-    expect_err "$T/conf:10: line of 4096 bytes or more"
-    expect_err "$T/conf:11: 'a,b' is not an option name"
-    expect_err "$T/conf:12: read_ahead_kb=15y"
-    run --check-config; expect_rc 1; expect_err "$T/conf:2:"
+    status_is 0; mount_nfs_ran; opts_has rsize=8192; opts_lacks nconnect=99; opts_lacks hard
+    out_has "$T/conf:2: nconnect=99: nconnect must be a number from 1 to 16, skipped"
+    out_has "$T/conf:3: nconnect_policy=maybe: nconnect_policy must be warn, refuse or follow"
+    out_has "$T/conf:4: section needs a pattern"
+    out_has "$T/conf:6: a mount point pattern must be an absolute path"
+    out_has "$T/conf:10: line of 4096 bytes or more"
+    out_has "$T/conf:11: 'a,b' is not an option name"
+    out_has "$T/conf:12: read_ahead_kb=15y"
+    run --check-config; status_is 1; out_has "$T/conf:2:"
     conf '[global]' 'hard'
-    run --check-config; expect_rc 0; grep -q "no problems" "$T/out" || fail "--check-config said: $out"
-    ;;
-config-permissions)
+    run --check-config; status_is 0; grep -q "no problems" "$T/out" || fail "--check-config said: $STDOUT"
+}
+tc_config_permissions() {
     [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
     conf '[global]' 'nconnect_policy = refuse'
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     chmod 666 "$T/conf"
     run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
-    expect_rc 0; expect_err "$T/conf: not used: not owned by root or writable by group or others"
+    status_is 0; out_has "$T/conf: not used: not owned by root or writable by group or others"
     chmod 644 "$T/conf"; chown 1:1 "$T/conf"
     run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
-    expect_rc 0; expect_err "not owned by root"
+    status_is 0; out_has "not owned by root"
     chown 0:0 "$T/conf"
     run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
-    expect_rc 32
+    status_is 32
     # a drop-in directory others may write is not used either
     mkdir "$T/conf.d"; printf '[global]\nnconnect_policy = follow\n' > "$T/conf.d/x.conf"
     chmod 777 "$T/conf.d"
     run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
-    expect_rc 32; expect_err "$T/conf.d: not used: not owned by root or writable by group or others"
+    status_is 32; out_has "$T/conf.d: not used: not owned by root or writable by group or others"
     run --check-config
-    expect_rc 1; expect_err "$T/conf.d: not used"
+    status_is 1; out_has "$T/conf.d: not used"
     chmod 755 "$T/conf.d"
     run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
-    expect_rc 0; expect_err "following the existing client"
-    ;;
-read-ahead-absolute)
+    status_is 0; out_has "following the existing client"
+}
+tc_read_ahead_absolute() {
     conf 'read_ahead_kb = 15360'
     newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
     run 10.99.0.1:/e "$DIR" -v -o vers=3
-    expect_rc 0; expect_opts_lacks read_ahead_kb=15360
-    [ "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" = 15360 ] || fail "read_ahead_kb is $(cat "$T/sys/class/bdi/0:60/read_ahead_kb")"
-    expect_err "read-ahead: bdi 0:60 read_ahead_kb 128 -> 15360"
-    ;;
-read-ahead-rsize)
+    status_is 0; opts_lacks read_ahead_kb=15360
+    value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 15360
+    out_has "read-ahead: bdi 0:60 read_ahead_kb 128 -> 15360"
+}
+tc_read_ahead_rsize() {
     conf '[mountpoint "'"$DIR"'"]' 'read_ahead_kb = 15x'
     newmount 0:61 "${V3NEW/rsize=1048576/rsize=262144}"; export STUB_BDI=0:61
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 0; expect_silent
-    [ "$(cat "$T/sys/class/bdi/0:61/read_ahead_kb")" = 3840 ] || fail "read_ahead_kb is $(cat "$T/sys/class/bdi/0:61/read_ahead_kb")"
-    ;;
-read-ahead-shared-superblock)
+    status_is 0; out_quiet
+    value_is "read_ahead_kb of bdi 0:61" "$(cat "$T/sys/class/bdi/0:61/read_ahead_kb")" 3840
+}
+tc_read_ahead_shared_superblock() {
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf 'read_ahead_kb = 15360'
     mkdir -p "$T/sys/class/bdi/0:53"; echo 128 > "$T/sys/class/bdi/0:53/read_ahead_kb"
     newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}"
     run 10.99.0.1:/export/a "$DIR" -v -o vers=3
-    expect_rc 0; expect_err "shares the superblock (bdi 0:53) of an earlier mount; its read-ahead is left alone"
-    [ "$(cat "$T/sys/class/bdi/0:53/read_ahead_kb")" = 128 ] || fail "shared bdi was written"
+    status_is 0; out_has "shares the superblock (bdi 0:53) of an earlier mount; its read-ahead is left alone"
+    value_is "read_ahead_kb of the shared bdi 0:53" "$(cat "$T/sys/class/bdi/0:53/read_ahead_kb")" 128 "left alone"
     # a superblock only /proc/fs/nfsfs/volumes knows (another mount namespace) is shared too
     fixture mountinfo-v3-nconnect4 nfsfs-servers-hidden nfsfs-volumes-hidden
     mkdir -p "$T/sys/class/bdi/0:70"; echo 128 > "$T/sys/class/bdi/0:70/read_ahead_kb"
     newmount 0:70 "${V3NEW//10.99.0.1/10.99.0.2}"
     run 10.99.0.2:/export/c "$DIR" -o vers=3
-    expect_rc 0
-    [ "$(cat "$T/sys/class/bdi/0:70/read_ahead_kb")" = 128 ] || fail "hidden shared bdi was written"
-    ;;
-read-ahead-failure)
+    status_is 0
+    value_is "read_ahead_kb of the hidden shared bdi 0:70" "$(cat "$T/sys/class/bdi/0:70/read_ahead_kb")" 128 "left alone"
+}
+tc_read_ahead_failure() {
     conf 'read_ahead_kb = 15360'
     newmount 0:62 "$V3NEW"
     mkdir -p "$T/sys/class/bdi/0:62/read_ahead_kb"   # a directory: the write fails
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 0; expect_err "warning: mounted, but cannot set read_ahead_kb of bdi 0:62 to 15360"
-    expect_err "the mount keeps the kernel's value"
-    ;;
-verify-nconnect)
+    status_is 0; out_has "warning: mounted, but cannot set read_ahead_kb of bdi 0:62 to 15360"
+    out_has "the mount keeps the kernel's value"
+}
+tc_verify_nconnect() {
     # planned a new client with nconnect=8; the kernel shows none (a racing mount won)
     newmount 0:63 "$V3NEW"
     run 10.99.0.1:/e "$DIR" -o vers=3,nconnect=8
-    expect_rc 0; expect_err "warning: the kernel gave $DIR nconnect=1, not the 8 planned"
+    status_is 0; out_has "warning: the kernel gave $DIR nconnect=1, not the 8 planned"
     # negotiated version: no pre-mount verdict, the check comes after
     fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
     conf 'nconnect_policy = refuse'
     newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}"
     run 10.99.0.1:/export/b "$DIR" -v -o nconnect=8
-    expect_rc 0; expect_err "the NFS version is left to negotiation"
-    expect_err "warning: the kernel gave $DIR nconnect=4, not the 8 planned: it joined the existing client of /mnt/a (filer:/export/a)"
-    ;;
-verify-trunking)
+    status_is 0; out_has "the NFS version is left to negotiation"
+    out_has "warning: the kernel gave $DIR nconnect=4, not the 8 planned: it joined the existing client of /mnt/a (filer:/export/a)"
+}
+tc_verify_trunking() {
     fixture mountinfo-v41-loopback
     export STUB_MOUNTINFO_LINE="61 21 0:54 / $DIR rw,relatime shared:61 - nfs4 127.0.0.2:/ rw,vers=4.1,rsize=524288,wsize=524288,namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,clientaddr=127.0.0.1,local_lock=none,addr=127.0.0.1"
     run 127.0.0.2:/ "$DIR" -o vers=4.1
-    expect_rc 0
-    expect_err "warning: the kernel uses server address 127.0.0.1 for $DIR, not 127.0.0.2: NFSv4 trunking found the same server and merged the mount into the existing client of /mnt/lo (127.0.0.1:/)"
-    ;;
-verify-missing)
+    status_is 0
+    out_has "warning: the kernel uses server address 127.0.0.1 for $DIR, not 127.0.0.2: NFSv4 trunking found the same server and merged the mount into the existing client of /mnt/lo (127.0.0.1:/)"
+}
+tc_verify_missing() {
     run 10.99.0.1:/e "$DIR" -o vers=3
-    expect_rc 0; expect_err "warning: mounted, but no NFS mount on $DIR shows in $T/mountinfo: not verified"
+    status_is 0; out_has "warning: mounted, but no NFS mount on $DIR shows in $T/mountinfo: not verified"
     # bg: mount.nfs returns 0 and retries in the background; no false alarm
     run 10.99.0.1:/e "$DIR" -o vers=3,bg
-    expect_rc 0; expect_silent
+    status_is 0; out_quiet
     run 10.99.0.1:/e "$DIR" -o vers=3,fg,bg
-    expect_rc 0; expect_silent
+    status_is 0; out_quiet
     # the last of fg/bg wins, as in mount.nfs
     run 10.99.0.1:/e "$DIR" -o vers=3,bg,fg
-    expect_rc 0; expect_err "not verified"
-    ;;
-lock-serialises)
+    status_is 0; out_has "not verified"
+}
+tc_lock_serialises() {
     conf 'nconnect_policy = warn'
     export STUB_SLEEP_MS=700
     newmount 0:64 "${V3NEW/hard,/hard,nconnect=4,}"
@@ -470,19 +463,43 @@ lock-serialises)
     "$HELPER" 10.99.0.1:/f "$DIR" -o vers=3,nconnect=8 2> "$T/err2" &
     p2=$!
     wait $p1; r1=$?; wait $p2; r2=$?
-    rc="$r1 $r2"; err=$(cat "$T/err1" "$T/err2")
-    [ "$rc" = "0 0" ] || fail "exit statuses $rc"
+    RC="$r1 $r2" OUT=$(cat "$T/err1" "$T/err2")
+    value_is "exit statuses" "$RC" "0 0"
     # one mount.nfs after the other, never two at once
     pattern=$(awk '{print $1}' "$T/stub/log" | tr '\n' ' ')
-    [ "$pattern" = "start end start end " ] || fail "mount.nfs runs overlapped: $pattern"
+    value_is "mount.nfs starts and ends" "$pattern" "start end start end " "never two at once"
     # the second saw the first's client: a known, reported state
     grep -qF "nconnect=8 cannot take effect" "$T/err2" || fail "second helper did not report the inherited nconnect: $(cat "$T/err2")"
     [ -s "$T/err1" ] && fail "first helper printed: $(cat "$T/err1")"
     [ -e "$T/run/10.99.0.1.lock" ] || fail "no lock file under the run dir"
-    ;;
-*)
-    echo "unknown case $CASE"; exit 2 ;;
-esac
+}
 
-[ "$failures" = 0 ] && { echo "ok $CASE"; exit 0; }
+if [ "${1:-}" = --list ]; then
+    declare -F | sed -n 's/^declare -f tc_//p' | tr _ -
+    exit 0
+fi
+[ $# = 4 ] || { echo "usage: cases.sh --list | cases.sh HELPER STUB FIXTURES CASE" >&2; exit 2; }
+HELPER=$1 STUB=$2 FIXTURES=$3 CASE=$4
+case $CASE in
+*_*) fn= ;;
+*) fn=tc_${CASE//-/_} ;;
+esac
+[ -n "$fn" ] && declare -F "$fn" > /dev/null || { echo "unknown case $CASE (cases.sh --list)"; exit 2; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-it.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run" "$T/stub" "$T/mnt/b" "$T/bin"
+: > "$T/mountinfo"
+: > "$T/conf"
+chmod 644 "$T/conf"
+export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
+       NFS_TUNED_SYSFS=$T/sys NFS_TUNED_RUNDIR=$T/run NFS_TUNED_UDEV_CONTROL=$T/no-udev \
+       NFS_TUNED_MOUNT_NFS=$STUB STUB_DIR=$T/stub
+unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS
+DIR=$T/mnt/b
+STDOUT=
+
+"$fn"
+
+[ "$FAILURES" = 0 ] && { echo "ok $CASE"; exit 0; }
 exit 1

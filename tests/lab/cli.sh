@@ -7,12 +7,12 @@ dry_run() { # VERS
 	a=$(mp a)
 	conf "[global]" "nconnect = 4" "read_ahead_kb = 15360"
 	hrun -f -v $SRV:/export/a "$a" -o "vers=$1"
-	rc_is 0 || return
+	status_is 0 || return
 	not_mounted "$a" "a dry run mounts nothing" || return
 	servers_is 0 "a dry run creates no NFS client" || return
 	local k
 	for k in endpoint verdict exec read-ahead; do
-		out_has "(^|: )$k:" "the plan's $k: line" || return
+		out_matches "(^|: )$k:" "the plan's $k: line" || return
 	done
 	out_has 'nconnect=4' "the config default in the plan" || return
 }
@@ -26,11 +26,11 @@ dry_run_refuse() {
 	a=$(mp a) b=$(mp b)
 	conf "[global]" "nconnect_policy = refuse"
 	hrun $SRV:/export/a "$a" -o vers=3,nconnect=4
-	rc_is 0 || return
+	status_is 0 || return
 	hrun -f -v $SRV:/export/b "$b" -o vers=3,nconnect=8
 	out_has 'refusing' || return
-	out_has '(^|: )client:' "the existing client in the plan" || return
-	rc_is 32 || return
+	out_matches '(^|: )client:' "the existing client in the plan" || return
+	status_is 32 || return
 	not_mounted "$b" || return
 	[ "$(nfs_volumes)" = 1 ] || fail "nfsfs volumes: $(nfs_volumes)" || return
 }
@@ -42,7 +42,7 @@ dry_quiet() {
 	need_helper || return
 	a=$(mp a)
 	hrun -f $SRV:/export/a "$a" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	not_mounted "$a" || return
 	servers_is 0 || return
 }
@@ -53,7 +53,7 @@ exit_code() { # EXPECTED ARGS...
 	need_helper || return
 	shift
 	hrun "$@"
-	rc_is "$want" || return
+	status_is "$want" || return
 	[ -z "$(nfs_mountpoints)" ] || fail "something got mounted: $(nfs_mountpoints)" || return
 }
 mkdir -p $MNT/x
@@ -72,8 +72,8 @@ exit_exec() { # MOUNT_NFS-PATH WHAT-IN-OUTPUT
 	need_helper || return
 	conf "[global]" "mount_nfs = $1"
 	hrun $SRV:/export/a $(mp x) -o vers=3
-	rc_is 2 "mount_nfs = $1" || return
-	out_has "$2" || return
+	status_is 2 "mount_nfs = $1" || return
+	out_matches "$2" || return
 	not_mounted $MNT/x || return
 }
 t exit-cannot-exec exit_exec /nonexistent/mount.nfs 'mount.nfs-tuned: '
@@ -87,7 +87,7 @@ opts_order() {
 	need_helper || return
 	a=$(mp a)
 	hrun -o vers=3 -o nconnect=2 $SRV:/export/a "$a"
-	rc_is 0 || return
+	status_is 0 || return
 	[ "$(mi_opt "$a" vers)" = 3 ] || fail "vers=$(mi_opt "$a" vers)" || return
 	nconn_is "$a" 2 "the second -o" || return
 }
@@ -104,7 +104,7 @@ as_nfs4() { # how
 	else
 		hrun $SRV:/export/a "$a" -t nfs4
 	fi
-	rc_is 0 || return
+	status_is 0 || return
 	case $(mi_opt "$a" vers) in 4*) ;; *) fail "vers=$(mi_opt "$a" vers), expected 4.x" || return ;; esac
 	mi "$a" | grep -q ' - nfs4 ' || fail "fstype not nfs4: $(mi "$a")" || return
 }
@@ -117,10 +117,10 @@ as_umount() {
 	need_helper || return
 	a=$(mp a)
 	hrun $SRV:/export/a "$a" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	ln -sf "$H" /tmp/lab/umount.nfs
 	OUT=$(timeout 60 /tmp/lab/umount.nfs "$a" 2>&1); RC=$?
-	rc_is 0 "umount.nfs" || return
+	status_is 0 "umount.nfs" || return
 	not_mounted "$a" "umount.nfs unmounted it" || return
 }
 t called-as-umount.nfs as_umount
@@ -134,7 +134,7 @@ ns_opt() {
 	pid=$!
 	sleep 0.5
 	hrun $SRV:/export/b "$b" -o vers=3 -N $pid
-	rc_is 0 || { kill $pid; return 1; }
+	status_is 0 || { kill $pid; return 1; }
 	if is_mounted "$b"; then kill $pid; fail "mounted in our namespace, not in $pid's"; return; fi
 	grep -q " $b " /proc/$pid/mountinfo || { kill $pid; fail "not mounted in $pid's namespace"; return; }
 	nsenter -t $pid -m umount "$b"
@@ -149,11 +149,11 @@ check_config() {
 	need_helper || return
 	conf "[global]" "nconnect = 4" "read_ahead_kb = 15x" "nconnect_policy = warn"
 	hrun --check-config
-	rc_is 0 "a clean config" || return
+	status_is 0 "a clean config" || return
 	conf "[global]" "nconnect_policy = sometimes" "read_ahead_kb = 15360"
 	hrun --check-config
-	rc_is 1 "a bad line" || return
-	out_has "$CONF:2:" "problems are reported as file:line:" || return
+	status_is 1 "a bad line" || return
+	out_matches "$CONF:2:" "problems are reported as file:line:" || return
 }
 t check-config check_config
 
@@ -165,7 +165,7 @@ unsafe_conf() {
 	conf "[global]" "nconnect = 8"
 	chmod 666 "$CONF"
 	hrun $SRV:/export/a "$a" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	out_has 'warning:' "the unsafe file is reported" || return
 	nconn_is "$a" "" "the unsafe file was not used" || return
 }
@@ -182,7 +182,7 @@ dropin() {
 	printf '[global]\nnconnect = 5\ntimeo = 200\n' >"$CONF.d/20-b.conf"
 	chmod 644 "$CONF.d"/*.conf
 	hrun $SRV:/export/a "$a" -o vers=3,timeo=300
-	rc_is 0 || return
+	status_is 0 || return
 	nconn_is "$a" 5 "the last drop-in wins" || return
 	[ "$(mi_opt "$a" timeo)" = 300 ] || fail "timeo=$(mi_opt "$a" timeo), the command line's 300 must win" || return
 }
@@ -197,7 +197,7 @@ env_override() {
 	printf '[global]\nnconnect = 3\n' >/tmp/lab/alt.conf
 	OUT=$(NFS_TUNED_CONFIG=/tmp/lab/alt.conf timeout 60 "$H" $SRV:/export/a "$a" -o vers=3 2>&1); RC=$?
 	log "  NFS_TUNED_CONFIG=/tmp/lab/alt.conf mount.nfs-tuned ... -> $RC: $OUT"
-	rc_is 0 || return
+	status_is 0 || return
 	nconn_is "$a" 3 "NFS_TUNED_CONFIG honoured" || return
 }
 t env-override-honoured env_override
@@ -214,8 +214,8 @@ env_setuid() {
 	rm -f /usr/local/sbin/mount.nfs-tuned-suid
 	log "  (setuid, as nobody) NFS_TUNED_CONFIG=/tmp/lab/alt.conf mount.nfs-tuned -f -v ... -> $RC"
 	log "$(echo "$OUT" | sed 's/^/    | /')"
-	out_lacks 'alt\.conf' "a setuid helper must ignore NFS_TUNED_CONFIG" || return
-	out_has "$CONF" "the real config is read" || return
+	out_no_match 'alt\.conf' "a setuid helper must ignore NFS_TUNED_CONFIG" || return
+	out_matches "$CONF" "the real config is read" || return
 }
 t env-override-ignored-setuid env_setuid
 
@@ -226,7 +226,7 @@ mount_nfs_global_only() {
 	a=$(mp a)
 	conf "[server \"$SRV\"]" "mount_nfs = /nonexistent/mount.nfs"
 	hrun $SRV:/export/a "$a" -o vers=3
-	rc_is 0 "mount_nfs in a [server] section is not used" || return
+	status_is 0 "mount_nfs in a [server] section is not used" || return
 	mounted "$a" || return
 }
 t mount_nfs-global-only mount_nfs_global_only
@@ -237,10 +237,10 @@ as_umount4() {
 	need_helper || return
 	a=$(mp a)
 	hrun $SRV:/export/a "$a" -o vers=4.2
-	rc_is 0 || return
+	status_is 0 || return
 	ln -sf "$H" /tmp/lab/umount.nfs4
 	OUT=$(timeout 60 /tmp/lab/umount.nfs4 "$a" 2>&1); RC=$?
-	rc_is 0 "umount.nfs4" || return
+	status_is 0 "umount.nfs4" || return
 	not_mounted "$a" || return
 }
 t called-as-umount.nfs4 as_umount4
@@ -251,7 +251,7 @@ flag_r() {
 	need_helper || return
 	a=$(mp a)
 	hrun -r $SRV:/export/a "$a" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	mi "$a" | awk '{ print $6 }' | grep -Eq '^ro(,|$)' || fail "-r: not read-only: $(mi "$a")" || return
 }
 t flag-r-read-only flag_r
@@ -260,7 +260,7 @@ flag_s() {
 	need_helper || return
 	a=$(mp a)
 	hrun -s $SRV:/export/a "$a" -o vers=3,no_such_option=1
-	rc_is 0 "-s (sloppy) lets mount.nfs ignore an unknown option" || return
+	status_is 0 "-s (sloppy) lets mount.nfs ignore an unknown option" || return
 	mounted "$a" || return
 }
 t flag-s-sloppy flag_s

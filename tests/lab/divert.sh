@@ -31,17 +31,17 @@ d_mount() {
 	divert_on || fail "dpkg-divert failed" || return
 	dconf
 	xrun mount -t nfs $SRV:/export/a "$a" -o vers=3,nconnect=4
-	rc_is 0 "mount -t nfs" || return
+	status_is 0 "mount -t nfs" || return
 	via_helper "$a" || return
 	nconn_is "$a" 4 || return
 	# -v reaches the helper: its plan is printed
 	xrun mount -v -t nfs $SRV:/export/b "$b" -o vers=3
-	rc_is 0 "mount -v -t nfs" || return
-	out_has 'mount.nfs-tuned: ' "the helper's verbose output" || return
+	status_is 0 "mount -v -t nfs" || return
+	out_matches 'mount.nfs-tuned: ' "the helper's verbose output" || return
 	via_helper "$b" || return
 	# a refusal through mount(8)
 	xrun mount -t nfs $SRV:/export/c "$(mp c)" -o vers=3,nconnect=8
-	rc_is 32 "mount -t nfs with a conflicting nconnect under refuse" || return
+	status_is 32 "mount -t nfs with a conflicting nconnect under refuse" || return
 	out_has 'refusing' || return
 	not_mounted $MNT/c || return
 	# umount: /sbin/umount.nfs resolves to the helper, which hands over to the real one
@@ -49,10 +49,10 @@ d_mount() {
 		fail "/sbin/umount.nfs does not reach the helper: $(readlink -f /sbin/umount.nfs)" || return
 	cmp -s "$(readlink -f /sbin/umount.nfs)" "$H" || fail "umount.nfs is not the helper" || return
 	xrun umount "$a"
-	rc_is 0 "umount" || return
+	status_is 0 "umount" || return
 	not_mounted "$a" || return
 	xrun umount -v "$b"
-	rc_is 0 "umount -v" || return
+	status_is 0 "umount -v" || return
 	not_mounted "$b" || return
 }
 
@@ -65,11 +65,11 @@ d_nfs4() {
 	[ "$(readlink -f /sbin/mount.nfs4)" = "$(readlink -f /sbin/mount.nfs)" ] ||
 		fail "/sbin/mount.nfs4 does not reach the helper" || return
 	xrun mount -t nfs4 $SRV:/export/a "$a"
-	rc_is 0 "mount -t nfs4" || return
+	status_is 0 "mount -t nfs4" || return
 	case $(mi_opt "$a" vers) in 4*) ;; *) fail "vers=$(mi_opt "$a" vers), expected 4.x" || return ;; esac
 	via_helper "$a" || return
 	xrun umount "$a"
-	rc_is 0 || return
+	status_is 0 || return
 	not_mounted "$a" || return
 }
 
@@ -86,7 +86,7 @@ d_fstab() {
 	EOF
 	log "  fstab: $(tr '\n' ';' </etc/fstab)"
 	xrun mount -a -t nfs,nfs4
-	rc_is 0 "mount -a" || return
+	status_is 0 "mount -a" || return
 	mounted "$c" || return
 	mounted "$d" || return
 	not_mounted "$e" "noauto" || return
@@ -94,10 +94,10 @@ d_fstab() {
 	via_helper "$d" || return
 	nconn_is "$d" 4 "shares c's client" || return
 	xrun mount "$e"
-	rc_is 0 "mount DIR from fstab" || return
+	status_is 0 "mount DIR from fstab" || return
 	via_helper "$e" || return
 	xrun umount -a -t nfs,nfs4
-	rc_is 0 "umount -a" || return
+	status_is 0 "umount -a" || return
 	[ -z "$(nfs_mountpoints)" ] || fail "still mounted after umount -a: $(nfs_mountpoints)" || return
 }
 
@@ -110,7 +110,7 @@ d_loop() {
 	divert_on || fail "dpkg-divert failed" || return
 	conf "[global]" "timeo = 123"
 	xrun mount -t nfs $SRV:/export/a "$a" -o vers=3
-	rc_is 2 "divert loop through mount(8)" || return
+	status_is 2 "divert loop through mount(8)" || return
 	out_has 'divert loop' || return
 	not_mounted "$a" || return
 }

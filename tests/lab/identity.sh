@@ -1,5 +1,5 @@
-# Scenario: which mounts share an NFS client (DESIGN.md "Policies", NOTES.md "When does a
-# new mount reuse an existing NFS client?"), all through the helper:
+# Scenario: which mounts share an NFS client (DESIGN.md "Policies", "When a new mount shares
+# an existing NFS client"), all through the helper:
 # two host names of one address conflict; another port, version or minor version does
 # not; a mount in another network namespace does not count.
 
@@ -10,14 +10,14 @@ two_names() { # VERS POLICY
 	printf '%s\tnfsa nfsa.lab\n%s\tnfsb\n' $SRV $SRV >>/etc/hosts
 	conf "[global]" "nconnect_policy = $2"
 	hrun nfsa:/export/a "$a" -o "vers=$1,nconnect=4"
-	rc_is 0 || return
+	status_is 0 || return
 	hrun nfsb:/export/b "$b" -o "vers=$1,nconnect=8"
 	if [ "$2" = refuse ]; then
-		rc_is 32 "nfsb is the same address as nfsa" || return
+		status_is 32 "nfsb is the same address as nfsa" || return
 		out_has refusing || return
 		not_mounted "$b" || return
 	else
-		rc_is 0 || return
+		status_is 0 || return
 		out_has 'warning:' "nfsb is the same address as nfsa" || return
 		nconn_is "$b" 4 "the kernel shares nfsa's client" || return
 		xprt_is "$b" 4 || return
@@ -35,9 +35,9 @@ separate() { # OPTS1 OPTS2
 	a=$(mp a) b=$(mp b)
 	conf "[global]" "nconnect_policy = refuse"
 	hrun $SRV:/export/a "$a" -o "$1,nconnect=4"
-	rc_is 0 || return
+	status_is 0 || return
 	hrun $SRV:/export/b "$b" -o "$2,nconnect=8"
-	rc_is 0 "not the same client: no conflict" || return
+	status_is 0 "not the same client: no conflict" || return
 	out_quiet || return
 	nconn_is "$b" 8 || return
 	xprt_is "$b" 8 || return
@@ -57,9 +57,9 @@ port_v41() {
 	a=$(mp a) b=$(mp b)
 	conf "[global]" "nconnect_policy = refuse"
 	hrun $SRV:/export/a "$a" -o vers=4.1,nconnect=4
-	rc_is 0 || return
+	status_is 0 || return
 	hrun $SRV:/export/b "$b" -o vers=4.1,port=$SRVPORT2,nconnect=8
-	rc_is 0 "no conflict can be predicted for another port" || return
+	status_is 0 "no conflict can be predicted for another port" || return
 	n=$(mi_opt "$b" nconnect)
 	log "  kernel: nconnect=$n xprts=$(xprts "$b") servers=$(nfs_servers)"
 	if [ "$n" != 8 ]; then
@@ -86,11 +86,11 @@ netns() {
 		grep -E ' $b ' /proc/self/mountinfo
 		awk '\$1==\"device\"{d=\$5} \$1==\"xprt:\" && d==\"$b\" {n++} END{print \"xprt=\" n}' /proc/self/mountstats
 		umount $b; umount $a"
-	rc_is 0 "the helper inside the other netns" || return
-	out_has '^rc=0$' "a client of another netns is no conflict" || return
-	out_lacks 'refusing|warning:' || return
-	out_has "$b .*nconnect=8" "the root netns mount got its own client" || return
-	out_has '^xprt=8$' || return
+	status_is 0 "the helper inside the other netns" || return
+	out_matches '^rc=0$' "a client of another netns is no conflict" || return
+	out_no_match 'refusing|warning:' || return
+	out_matches "$b .*nconnect=8" "the root netns mount got its own client" || return
+	out_matches '^xprt=8$' || return
 }
 t other-netns-not-counted netns
 
@@ -102,12 +102,12 @@ netns2() {
 	a=$(mp a) b=$(mp b)
 	conf "[global]" "nconnect_policy = refuse"
 	hrun $SRV:/export/a "$a" -o vers=3,nconnect=4
-	rc_is 0 || return
+	status_is 0 || return
 	# the other netns's mount namespace (ip netns exec) is a copy of ours: it sees $a
 	xrun ip netns exec other bash -c "grep -q ' $a ' /proc/self/mountinfo || exit 10
 		$H $SRV:/export/b $b -o vers=3,nolock,nconnect=2 && grep -E ' $b ' /proc/self/mountinfo; umount $b"
-	rc_is 0 "the root netns's client is not this netns's" || return
-	out_lacks 'refusing|warning:' || return
-	out_has "$b .*nconnect=2" || return
+	status_is 0 "the root netns's client is not this netns's" || return
+	out_no_match 'refusing|warning:' || return
+	out_matches "$b .*nconnect=2" || return
 }
 t root-netns-not-counted-in-other netns2

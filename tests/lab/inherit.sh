@@ -5,7 +5,7 @@
 # first mount through the helper: quiet, and the kernel has what was asked
 first_mount() { # VERS NCONNECT(or "") DIR
 	hrun $SRV:/export/a "$3" -o "vers=$1${2:+,nconnect=$2}"
-	rc_is 0 "first mount" || return
+	status_is 0 "first mount" || return
 	out_quiet "a good mount without -v" || return
 	nconn_is "$3" "$2" "first mount" || return
 	xprt_is "$3" "${2:-1}" "first mount" || return
@@ -21,17 +21,17 @@ inherit() { # VERS POLICY FIRST SECOND
 	eff=$n1                     # what the kernel gives the second mount: the client's
 	if [ -z "$n2" ] || [ "$n2" = "${n1:-1}" ]; then
 		# nothing asked (or the same): no conflict under any policy
-		rc_is 0 || return
+		status_is 0 || return
 		out_lacks refusing || return
 	else
 		case $pol in
 		warn)
-			rc_is 0 "warn lets the mount go ahead" || return
+			status_is 0 "warn lets the mount go ahead" || return
 			out_has 'warning:' "a warning about the inherited nconnect" || return
 			out_has 'nconnect' || return
 			;;
 		refuse)
-			rc_is 32 "refused" || return
+			status_is 32 "refused" || return
 			out_has 'refusing' || return
 			not_mounted "$b" "a refused mount leaves nothing mounted" || return
 			servers_is 1 || return
@@ -40,7 +40,7 @@ inherit() { # VERS POLICY FIRST SECOND
 			return 0
 			;;
 		follow)
-			rc_is 0 "follow lets the mount go ahead" || return
+			status_is 0 "follow lets the mount go ahead" || return
 			[ -n "$OUT" ] || fail "follow printed no message" || return
 			out_lacks 'refusing' || return
 			;;
@@ -67,16 +67,16 @@ config_default() { # POLICY
 	a=$(mp a) b=$(mp b)
 	conf "[global]" "nconnect = 8" "nconnect_policy = $1"
 	hrun $SRV:/export/a "$a" -o vers=3,nconnect=4
-	rc_is 0 || return
+	status_is 0 || return
 	nconn_is "$a" 4 "command line beats the config" || return
 	hrun $SRV:/export/b "$b" -o vers=3
-	rc_is 0 "a config-only conflict never refuses" || return
+	status_is 0 "a config-only conflict never refuses" || return
 	out_quiet "a config-only conflict is followed quietly" || return
 	nconn_is "$b" 4 || return
 	xprt_is "$b" 4 || return
 	umount "$b"
 	hrun -v $SRV:/export/b "$b" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	out_has 'nconnect' "-v shows the followed config default" || return
 }
 t config-default-followed-quietly-refuse config_default refuse
@@ -89,7 +89,7 @@ config_first() {
 	a=$(mp a)
 	conf "[global]" "nconnect = 8"
 	hrun $SRV:/export/a "$a" -o vers=4.1
-	rc_is 0 || return
+	status_is 0 || return
 	nconn_is "$a" 8 "config default" || return
 	xprt_is "$a" 8 || return
 }
@@ -101,7 +101,7 @@ bad_nconnect() { # VALUE
 	need_helper || return
 	a=$(mp a)
 	hrun $SRV:/export/a "$a" -o "vers=3,nconnect=$1"
-	rc_is 32 "nconnect=$1" || return
+	status_is 32 "nconnect=$1" || return
 	out_has 'refusing' || return
 	not_mounted "$a" || return
 	servers_is 0 "mount.nfs never ran" || return
@@ -112,7 +112,7 @@ t nconnect-abc-refused bad_nconnect abc
 nconnect16() {
 	need_helper || return
 	hrun $SRV:/export/a "$(mp a)" -o vers=3,nconnect=16
-	rc_is 0 || return
+	status_is 0 || return
 	nconn_is $MNT/a 16 || return
 	xprt_is $MNT/a 16
 }

@@ -7,18 +7,18 @@ v6_conflict() { # VERS
 	a=$(mp a) b=$(mp b)
 	conf "[global]" "nconnect_policy = refuse"
 	hrun "[$SRV6]:/export/a" "$a" -o "vers=$1,nconnect=4"
-	rc_is 0 || return
+	status_is 0 || return
 	[ "$(mi_opt "$a" addr)" = $SRV6 ] || fail "addr=$(mi_opt "$a" addr), expected $SRV6" || return
 	nconn_is "$a" 4 || return
 	xprt_is "$a" 4 || return
 	hrun "[$SRV6]:/export/b" "$b" -o "vers=$1,nconnect=8"
-	rc_is 32 "the IPv6 client has nconnect=4" || return
+	status_is 32 "the IPv6 client has nconnect=4" || return
 	out_has refusing || return
 	not_mounted "$b" || return
 	# the IPv4 address of the same server is another client for NFSv3; NFSv4.1 trunking
 	# merges it into the IPv6 client, which the helper must report
 	hrun $SRV:/export/b "$b" -o "vers=$1,nconnect=8"
-	rc_is 0 "IPv4 is another address" || return
+	status_is 0 "IPv4 is another address" || return
 	if [ "$1" = 3 ]; then
 		nconn_is "$b" 8 || return
 		out_quiet || return
@@ -35,7 +35,7 @@ v6_cidr() {
 	a=$(mp a)
 	conf "[server \"fd99::/64\"]" "nconnect = 3" "read_ahead_kb = 3072"
 	hrun "[$SRV6]:/export/a" "$a" -o vers=4.2
-	rc_is 0 || return
+	status_is 0 || return
 	nconn_is "$a" 3 "the [server \"fd99::/64\"] section applies" || return
 	[ "$(ra_of "$a")" = 3072 ] || fail "read_ahead_kb $(ra_of "$a"), expected 3072" || return
 }
@@ -55,8 +55,8 @@ v6_hidden() {
 	log "  nfsfs: $(tail -n +2 /proc/fs/nfsfs/servers | tr '\n' ';')"
 	local n=$(mi_opt "$b" nconnect)
 	kill $pid; wait $pid 2>/dev/null
-	rc_is 0 || return
-	out_has '(^|: )client:' || return
+	status_is 0 || return
+	out_matches '(^|: )client:' || return
 	[ "$n" = 4 ] || fail "kernel nconnect=$n for the shared hidden client" || return
 	out_has 'warning:' "the kernel gave nconnect=4, not 8" || return
 }

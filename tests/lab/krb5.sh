@@ -8,10 +8,10 @@ krb5_refused() { # SEC NCONNECT(on the krb5 mount) FIRST(nconnect of an earlier 
 	conf "[global]" "krb5_policy = refuse"
 	if [ -n "$3" ]; then
 		hrun $SRV:/export/a "$a" -o "vers=4.1,sec=sys,nconnect=$3"
-		rc_is 0 || return
+		status_is 0 || return
 	fi
 	hrun $SRV:/export/b "$b" -o "vers=4.1,sec=$1${2:+,nconnect=$2}"
-	rc_is 32 "sec=$1 on a multi-connection client" || return
+	status_is 32 "sec=$1 on a multi-connection client" || return
 	out_has refusing || return
 	out_has 'krb5' || return
 	not_mounted "$b" || return
@@ -29,7 +29,7 @@ krb5_single() {
 	b=$(mp b)
 	conf "[global]" "krb5_policy = refuse"
 	hrun -f -v $SRV:/export/b "$b" -o vers=4.1,sec=krb5
-	rc_is 0 "a single connection is fine" || return
+	status_is 0 "a single connection is fine" || return
 	out_lacks refusing || return
 	not_mounted "$b" || return
 }
@@ -41,7 +41,7 @@ krb5_warn() {
 	need_helper || return
 	b=$(mp b)
 	hrun -f -v $SRV:/export/b "$b" -o vers=4.1,sec=krb5,nconnect=4
-	rc_is 0 "krb5_policy = warn (default)" || return
+	status_is 0 "krb5_policy = warn (default)" || return
 	out_has 'warning:' || return
 	out_lacks refusing || return
 	not_mounted "$b" || return
@@ -55,7 +55,7 @@ krb5_config() {
 	b=$(mp b)
 	conf "[global]" "nconnect = 4" "krb5_policy = refuse"
 	hrun $SRV:/export/b "$b" -o vers=4.1,sec=krb5
-	rc_is 32 "nconnect=4 from the config" || return
+	status_is 32 "nconnect=4 from the config" || return
 	out_has refusing || return
 	not_mounted "$b" || return
 }

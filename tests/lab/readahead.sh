@@ -8,7 +8,7 @@ ra_abs() { # VERS
 	a=$(mp a)
 	conf "[global]" "read_ahead_kb = 15360"
 	hrun $SRV:/export/a "$a" -o "vers=$1"
-	rc_is 0 || return
+	status_is 0 || return
 	out_quiet || return
 	[ "$(ra_of "$a")" = 15360 ] || fail "read_ahead_kb of $(mi_dev "$a") is $(ra_of "$a"), expected 15360" || return
 }
@@ -21,7 +21,7 @@ ra_rel() { # VERS RSIZE-option
 	a=$(mp a)
 	conf "[global]" "read_ahead_kb = 15x"
 	hrun $SRV:/export/a "$a" -o "vers=$1${2:+,$2}"
-	rc_is 0 || return
+	status_is 0 || return
 	rsize=$(mi_opt "$a" rsize)
 	[ -n "$rsize" ] || fail "no rsize in mountinfo" || return
 	want=$((15 * rsize / 1024))
@@ -40,11 +40,11 @@ ra_sections() {
 		"[mountpoint \"$b\"]" "read_ahead_kb = 4096" \
 		"[mountpoint \"$MNT/c*\"]" "read_ahead_kb = keep"
 	hrun $SRV:/export/a "$a" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	hrun $SRV:/export/b "$b" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	hrun $SRV:/export/c "$c" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	[ "$(ra_of "$a")" = 2048 ] || fail "$a: read_ahead_kb $(ra_of "$a"), expected 2048 ([server])" || return
 	[ "$(ra_of "$b")" = 4096 ] || fail "$b: read_ahead_kb $(ra_of "$b"), expected 4096 ([mountpoint])" || return
 	[ "$(ra_of "$c")" = 128 ] || fail "$c: read_ahead_kb $(ra_of "$c"), expected 128 (keep)" || return
@@ -58,11 +58,11 @@ ra_shared() { # VERS
 	a=$(mp a) a2=$(mp a2)
 	conf "[global]" "read_ahead_kb = 15360"
 	hrun $SRV:/export/a "$a" -o "vers=$1"
-	rc_is 0 || return
+	status_is 0 || return
 	dev=$(mi_dev "$a")
 	echo 768 >"/sys/class/bdi/$dev/read_ahead_kb" || fail "cannot write the bdi" || return
 	hrun $SRV:/export/a "$a2" -o "vers=$1"
-	rc_is 0 || return
+	status_is 0 || return
 	[ "$(mi_dev "$a2")" = "$dev" ] || skip "the kernel gave the second mount its own superblock" || return
 	[ "$(ra_of "$a2")" = 768 ] || fail "shared superblock $dev: read_ahead_kb $(ra_of "$a2"), expected 768 (left alone)" || return
 }
@@ -77,7 +77,7 @@ ra_invalid() {
 	a=$(mp a)
 	conf "[global]" "read_ahead_kb = banana"
 	hrun $SRV:/export/a "$a" -o vers=3
-	rc_is 0 "a bad config line is skipped" || return
+	status_is 0 "a bad config line is skipped" || return
 	out_has 'warning:' "the bad line is reported" || return
 	mounted "$a" || return
 	[ "$(ra_of "$a")" = 128 ] || fail "read_ahead_kb $(ra_of "$a"), expected the kernel's 128" || return
@@ -124,7 +124,7 @@ udev_rule_live() {
 		{ mkdir -p /etc/nfs.conf.d && printf '[nfsrahead]\nnfs=640\nnfs4=640\ndefault=640\n' >/etc/nfs.conf.d/lab-rahead.conf; }
 	udev_start || skip "systemd-udevd cannot run here" || return
 	xrun mount.nfs $SRV:/export/a "$a" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	udevadm settle -t 10
 	dev=$(mi_dev "$a")
 	case $RULE in
@@ -135,7 +135,7 @@ udev_rule_live() {
 	# a plain write right after mount.nfs returns loses the race against the rule
 	umount "$a"
 	xrun mount.nfs $SRV:/export/a "$a" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	echo 15360 >"/sys/class/bdi/$(mi_dev "$a")/read_ahead_kb"
 	udevadm settle -t 10
 	[ "$(ra_of "$a")" = "$want" ] || fail "a plain write of 15360 right after mount.nfs survived ($(ra_of "$a")): the lab's race is not set up" || return
@@ -150,7 +150,7 @@ udev_helper() { # VERS
 	udev_start || skip "systemd-udevd cannot run here" || return
 	conf "[global]" "read_ahead_kb = 15360"
 	hrun $SRV:/export/a "$a" -o "vers=$1"
-	rc_is 0 || return
+	status_is 0 || return
 	out_lacks 'warning:' || return
 	udevadm settle -t 10
 	sleep 1

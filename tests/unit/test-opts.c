@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 
+#include "core/merge.h"
 #include "core/optmap.h"
 #include "core/opts.h"
 #include "unit.h"
@@ -161,54 +162,60 @@ START_TEST(test_find)
 }
 END_TEST
 
+/*
+ * Options of one group compete: the merge (config_merge) never adds a config option whose
+ * group the command line already set, and reports each one it skips.  The config holds
+ * `conf` in [global], one option a line; the command line holds `cmd`.
+ */
 static const struct {
-        const char *in, *group;
-        bool has;
-        size_t removed;
-        const char *rest;
+        const char *conf, *cmd;
+        size_t skipped;
+        const char *merged; /* the config's options that stay, then the command line's */
 } group_rows[] = {
-        { "soft,timeo=600,hard", "hard", true, 2, "timeo=600" },
-        { "softerr,nconnect=4", "hard", true, 1, "nconnect=4" },
-        { "vers=3,nfsvers=4,v4.1,minorversion=1,rsize=1", "vers", true, 4, "rsize=1" },
-        { "V4.1,rsize=1", "vers", true, 1, "rsize=1" },
-        { "tcp,udp,rdma,proto=tcp6,port=1", "proto", true, 4, "port=1" },
-        { "noac,ac,actimeo=3", "ac", true, 2, "actimeo=3" },
-        { "nocto,cto", "cto", true, 2, "" },
-        { "ro,rw", "rw", true, 2, "" },
-        { "bg,fg", "fg", true, 2, "" },
-        { "nosharetransport", "sharetransport", false, 0, "nosharetransport" },
-        { "nosharecache", "sharecache", true, 1, "" },
-        { "hard", "soft", false, 0, "hard" }, /* "soft" is not a group name */
-        { "", "hard", false, 0, "" },
+        { "soft,timeo=600,hard", "hard", 2, "timeo=600,hard" },
+        { "softerr,nconnect=4", "hard", 1, "nconnect=4,hard" },
+        { "vers=3,nfsvers=4,v4.1,minorversion=1,rsize=1", "vers=4.2", 4, "rsize=1,vers=4.2" },
+        { "V4.1,rsize=1", "vers=3", 1, "rsize=1,vers=3" },
+        { "tcp,udp,rdma,proto=tcp6,port=1", "proto=tcp", 4, "port=1,proto=tcp" },
+        { "noac,ac,actimeo=3", "ac", 2, "actimeo=3,ac" },
+        { "nocto,cto", "cto", 2, "cto" },
+        { "ro,rw", "rw", 2, "rw" },
+        { "bg,fg", "fg", 2, "fg" },
+        { "nosharetransport", "sharetransport", 0, "nosharetransport,sharetransport" },
+        { "nosharecache", "sharecache", 1, "sharecache" },
+        { "hard", "softreval", 0, "hard,softreval" }, /* softreval is not soft */
+        { "", "hard", 0, "hard" },
 };
 
-/* Drops the options of one group, as the merge skips them; returns how many. */
-static size_t drop_group(struct optlist *l, const char *group)
+START_TEST(test_group_competes)
 {
-        size_t j = 0, n = 0;
-        for (size_t i = 0; i < l->n; i++) {
-                if (strcmp(opt_group(l->v[i].name), group) == 0) {
-                        free(l->v[i].name);
-                        free(l->v[i].value);
-                        n++;
-                } else
-                        l->v[j++] = l->v[i];
+        struct config c = { 0 };
+        struct optlist cmd = { 0 };
+        struct merged m = { 0 };
+        char *text = strdup("[global]\n");
+        for (const char *p = group_rows[_i].conf; *p; p++)
+                sbuf_add(&text, "%c", *p == ',' ? '\n' : *p);
+        sbuf_add(&text, "\n");
+        ck_assert_int_eq(config_parse(&c, "t.conf", text), 0);
+        ck_assert_msg(c.nerrors == 0, "row %d: config error %s", _i, c.nerrors ? c.errors[0] : "");
+        ck_assert_int_eq(optlist_parse(&cmd, group_rows[_i].cmd), 0);
+        struct match_input in = { "s", NULL, 0, "/m" };
+        ck_assert_int_eq(config_merge(&c, &cmd, &in, false, &m), 0);
+        char *got = strdup("");
+        for (size_t i = 0; i < m.n; i++) {
+                sbuf_add(&got, "%s%s", i ? "," : "", m.v[i].opt.name);
+                if (m.v[i].opt.value)
+                        sbuf_add(&got, "=%s", m.v[i].opt.value);
         }
-        l->n = j;
-        return n;
-}
-
-START_TEST(test_group_remove)
-{
-        struct optlist l = { 0 };
-        ck_assert_int_eq(optlist_parse(&l, group_rows[_i].in), 0);
-        size_t n = drop_group(&l, group_rows[_i].group);
-        ck_assert_int_eq(n > 0, group_rows[_i].has);
-        ck_assert_uint_eq(n, group_rows[_i].removed);
-        char *s = optlist_to_string(&l);
-        ck_assert_str_eq(s, group_rows[_i].rest);
-        free(s);
-        optlist_done(&l);
+        ck_assert_msg(strcmp(got, group_rows[_i].merged) == 0, "row %d: merged '%s', want '%s'", _i, got,
+                      group_rows[_i].merged);
+        ck_assert_msg(m.nnotes == group_rows[_i].skipped, "row %d: %zu skipped, want %zu", _i, m.nnotes,
+                      group_rows[_i].skipped);
+        free(got);
+        free(text);
+        merged_done(&m);
+        optlist_done(&cmd);
+        config_done(&c);
 }
 END_TEST
 
@@ -392,15 +399,11 @@ START_TEST(test_regression_long_group_truncated)
         a[101] = '\0';
         memcpy(b, a, sizeof(b));
         b[100] = 'Y';
-        struct optlist l = { 0 };
-        ck_assert_int_eq(optlist_add(&l, a, NULL), 0);
-        ck_assert_int_eq(optlist_add(&l, b, NULL), 0);
-        const char *ga = opt_group(a);
-        ck_assert_str_eq(ga, a + 2); /* with room, the group is the whole name */
-        size_t removed = drop_group(&l, ga);
-        ck_assert_msg(removed == 1 && l.n == 1 && strcmp(l.v[0].name, b) == 0,
-                      "the group of '%s' took %zu options, want exactly 1 ('%s' kept)", a, removed, b);
-        optlist_done(&l);
+        /* with room, the group is the whole name: the two do not compete (the merge side is
+           test-config.c's test_regression_long_names_compete) */
+        ck_assert_str_eq(opt_group(a), a + 2);
+        ck_assert_str_eq(opt_group(b), b + 2);
+        ck_assert_str_ne(opt_group(a), opt_group(b));
 }
 END_TEST
 
@@ -413,7 +416,7 @@ static Suite *opts_suite(void)
         tcase_add_test(tc, test_parse_appends);
         tcase_add_test(tc, test_parse_huge);
         tcase_add_loop_test(tc, test_find, 0, ELEMS(find_rows));
-        tcase_add_loop_test(tc, test_group_remove, 0, ELEMS(group_rows));
+        tcase_add_loop_test(tc, test_group_competes, 0, ELEMS(group_rows));
         tcase_add_loop_test(tc, test_opt_group, 0, ELEMS(opt_group_rows));
         tcase_add_loop_test(tc, test_parse_uint, 0, ELEMS(uint_rows));
         suite_add_tcase(s, tc);

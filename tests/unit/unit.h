@@ -3,9 +3,6 @@
 
 /*
  * Shared scaffolding of the unit tests: every test file builds one Suite and runs it.
- *
- * Tests marked KNOWN BUG assert the behaviour the contract asks for and fail against the
- * current core; they stay enabled until the core is fixed.
  */
 
 #include <check.h>
