@@ -8,8 +8,8 @@
 #include "core/mountinfo.h"
 #include "core/request.h"
 
-/* The kernel's key of an nfs_client (doc/DESIGN.md, "Kernel and system facts"): what decides
- * sharing. */
+/* The kernel's key of an nfs_client: what decides sharing (doc/DESIGN.md, "When a new mount
+ * shares an existing NFS client"). */
 struct client_key {
         struct nfs_addr addr;
         unsigned port;
