@@ -179,7 +179,13 @@ static enum stage_result mount_survey(struct mount_ctx *m)
                                     strerror(-r));
                 m->lockfd = r;
         }
-        r = load_clients(p, &m->clients, &nfsfs);
+        /* only the clients of the address mount.nfs uses matter (none when unresolved); the
+         * superblocks before the mount are all read: after it the new one is among them, and
+         * the read-ahead stage tells a new superblock by its absence here */
+        struct scan_filter f = { m->addrs, m->primary ? 1 : 0, -1 };
+        if (m->primary)
+                f.addrs = m->primary;
+        r = load_clients(p, &f, &m->clients, &m->sbs, &m->nsbs, &nfsfs);
         if (r == -ENOMEM)
                 return oom(m);
         if (r < 0)
@@ -191,10 +197,6 @@ static enum stage_result mount_survey(struct mount_ctx *m)
         else if (nfsfs.bad_lines)
                 log_warning("%s/servers: %d lines not understood, skipped", p->nfsfs,
                             nfsfs.bad_lines);
-        /* read now: after mount.nfs the new superblock is among them, and the read-ahead
-         * stage tells a new superblock by its absence here */
-        if (load_superblocks(p, &m->clients, &m->sbs, &m->nsbs) < 0)
-                return oom(m);
         return STAGE_NEXT;
 }
 
@@ -281,10 +283,20 @@ static enum stage_result mount_verify(struct mount_ctx *m)
                                     m->dir, m->env->paths->mountinfo);
                 return STAGE_STOP;
         }
-        struct verify_result v = verify_mount(&m->newm, &m->verdict, m->primary, &m->clients);
-        r = verify_findings(&v, m->dir, &m->newm, m->primary, &m->clients, &f);
+        /* the survey read only the planned address; the kernel may have used another (NFSv4
+         * trunking): then the clients of that one, less the new mount, are what it found */
+        const struct clients *before = &m->clients;
+        struct clients other = { 0 };
+        struct nfsfs_status st;
+        if (m->primary && !nfs_addr_equal(&m->newm.addr, m->primary) &&
+            load_clients(m->env->paths, &(struct scan_filter){ &m->newm.addr, 1, m->newm.id },
+                         &other, NULL, NULL, &st) == 0)
+                before = &other;
+        struct verify_result v = verify_mount(&m->newm, &m->verdict, m->primary, before);
+        r = verify_findings(&v, m->dir, &m->newm, m->primary, before, &f);
         print_findings(&f);
         findings_done(&f);
+        clients_done(&other);
         if (r < 0)
                 log_warning("out of memory while verifying %s", m->dir);
         /* the client is settled: other helpers for this server may go on */

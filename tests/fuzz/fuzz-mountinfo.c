@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)clients_group(&c);
         free(text);
         text = fuzz_string(data, size);
-        (void)clients_add_nfsfs_servers(&c, text);
+        (void)clients_add_nfsfs_servers(&c, text, NULL, 0);
         if (nfsfs_volumes_parse(text, &devs, &ndevs) == 0)
                 free(devs);
         for (size_t i = 0; i < c.n; i++) {
