@@ -96,9 +96,12 @@ static enum stage_result refuse_settings(struct mount_ctx *m, const struct merge
         if (optdef_find(bad->opt.name)->flags & OPTF_NO_CMDLINE)
                 log_error("%s cannot be given on the command line: it names the program run as "
                           "root; set it in [global] of %s", bad->opt.name, m->env->paths->config);
-        else
-                log_error("%s=%s on the command line is not valid: it must be %s", bad->opt.name,
-                          bad->opt.value ? bad->opt.value : "", opt_hint(bad->opt.name));
+        else {
+                char why[512];
+                opt_describe_invalid(why, sizeof(why), bad->opt.name, bad->opt.value,
+                                     " on the command line");
+                log_error("%s", why);
+        }
         return stop(m, MNT_EX_USAGE);
 }
 
@@ -112,11 +115,11 @@ static enum stage_result read_request(struct mount_ctx *m)
         if (nfs_request_parse(&m->requested, m->env->cl->v4_by_name, &m->req, &bad) == 0)
                 return STAGE_NEXT;
         const struct merged_opt *src = merged_find(&m->merged, bad->name);
-        char where[PATH_MAX + 16] = "the command line";
+        char where[PATH_MAX + 32] = " (from the command line)", why[PATH_MAX + 512];
         if (src && src->from)
-                snprintf(where, sizeof(where), "%s:%u", src->from->file, src->line);
-        log_error("refusing to mount: %s=%s (from %s) is not valid: it must be %s", bad->name,
-                  bad->value ? bad->value : "", where, opt_hint(bad->name));
+                snprintf(where, sizeof(where), " (from %s:%u)", src->from->file, src->line);
+        opt_describe_invalid(why, sizeof(why), bad->name, bad->value, where);
+        log_error("refusing to mount: %s", why);
         return stop(m, MNT_EX_FAIL);
 }
 
@@ -173,7 +176,11 @@ static enum stage_result mount_survey(struct mount_ctx *m)
          * user running the setuid helper must not hold root's lock */
         if (!m->env->cl->fake && m->primary && getuid() == 0) {
                 r = lock_server(p, nfs_addr_to_string(m->primary, abuf), LOCK_WAIT_MS);
-                if (r < 0)
+                if (r == -ETIMEDOUT)
+                        log_warning("another mount of %s held %s/%s.lock for %d s; going on "
+                                    "without serialising with it", abuf, p->rundir, abuf,
+                                    LOCK_WAIT_MS / 1000);
+                else if (r < 0)
                         log_warning("cannot lock %s/%s.lock: %s; going on without serialising "
                                     "with other mounts of this server", p->rundir, abuf,
                                     strerror(-r));
