@@ -123,6 +123,25 @@ static enum stage_result read_request(struct mount_ctx *m)
         return stop(m, MNT_EX_FAIL);
 }
 
+/* A user's setuid run: the admin's policies are not theirs to loosen (plan.h). */
+static int drop_untrusted_keys(struct mount_ctx *m)
+{
+        _cleanup_free_ char *fstab = NULL;
+        _cleanup_(optlist_done) struct optlist f = { 0 }, dropped = { 0 };
+        int r = fstab_options(m->env->paths, m->dir, &fstab);
+
+        if (r < 0 || (fstab && optlist_parse(&f, fstab) == -ENOMEM) ||
+            settings_untrusted_drop(&m->cmdopts, &f, &dropped) < 0)
+                return -ENOMEM;
+        for (size_t i = 0; i < dropped.n; i++)
+                log_warning("%s%s%s on the command line not used: a user's mount takes the "
+                            "helper's own keys only from its %s entry (or from %s)",
+                            dropped.v[i].name, dropped.v[i].value ? "=" : "",
+                            dropped.v[i].value ? dropped.v[i].value : "", m->env->paths->fstab,
+                            m->env->paths->config);
+        return 0;
+}
+
 /* Spec, mount point, options, addresses, the merged configuration, the request. */
 static enum stage_result mount_prepare(struct mount_ctx *m)
 {
@@ -136,7 +155,7 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
                 return stop(m, MNT_EX_USAGE);
         }
         /* mountinfo shows the canonical path; mount.nfs canonicalizes too */
-        if (!(m->dir = realpath(cl->dir, NULL)) && !(m->dir = strdup(cl->dir)))
+        if (!(m->dir = paths_canonical_as_caller(cl->dir)) && !(m->dir = strdup(cl->dir)))
                 return oom(m);
         if ((r = optlist_parse(&m->cmdopts, cl->opts)) < 0) {
                 if (r == -ENOMEM)
@@ -144,6 +163,8 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
                 log_error("cannot parse the options '%s': check quotes and commas", cl->opts);
                 return stop(m, MNT_EX_USAGE);
         }
+        if (paths_untrusted_caller() && drop_untrusted_keys(m) < 0)
+                return oom(m);
         m->naddrs = resolve_host(m->spec.host, AF_UNSPEC, m->addrs);
         if (m->naddrs < 0) {
                 log_warning("cannot resolve %s (%s): no client check; mount.nfs decides",
@@ -175,8 +196,14 @@ static enum stage_result mount_survey(struct mount_ctx *m)
         /* an unresolved name has nothing to serialise on: mount.nfs will fail or retry; a
          * user running the setuid helper must not hold root's lock */
         if (!m->env->cl->fake && m->primary && getuid() == 0) {
-                r = lock_server(p, nfs_addr_to_string(m->primary, abuf), LOCK_WAIT_MS);
-                if (r == -ETIMEDOUT)
+                _cleanup_(closep) int dirfd = rundir_open(p);
+                nfs_addr_to_string(m->primary, abuf);
+                r = dirfd < 0 ? dirfd : lock_server(dirfd, abuf, LOCK_WAIT_MS);
+                if (r == -EPERM)
+                        log_warning("not locking %s/%s.lock: the run directory or the lock file "
+                                    "is not root's, or is writable by others; going on without "
+                                    "serialising with other mounts of this server", p->rundir, abuf);
+                else if (r == -ETIMEDOUT)
                         log_warning("another mount of %s held %s/%s.lock for %d s; going on "
                                     "without serialising with it", abuf, p->rundir, abuf,
                                     LOCK_WAIT_MS / 1000);

@@ -232,3 +232,18 @@ int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret)
         int r = scan_table(p, &s);
         return r < 0 ? r : s.found;
 }
+
+int fstab_options(const struct paths *p, const char *target, char **ret)
+{
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table_from_file(p->fstab);
+        struct libmnt_fs *fs;
+        const char *o;
+
+        *ret = NULL;
+        if (!t)
+                return 0; /* no fstab: no entry */
+        fs = mnt_table_find_target(t, target, MNT_ITER_BACKWARD);
+        if (!fs || !(o = mnt_fs_get_options(fs)))
+                return 0;
+        return (*ret = strdup(o)) ? 0 : -ENOMEM;
+}

@@ -29,3 +29,5 @@ int load_clients(const struct paths *p, const struct scan_filter *f, struct clie
                  dev_t **ret_sbs, size_t *ret_nsbs, struct nfsfs_status *ret_nfsfs);
 /* The mount on `target` (the last, the top one); -ENOENT when none. */
 int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret);
+/* The options of the fstab entry on `target` (the last one); *ret NULL when none.  0 or -ENOMEM. */
+int fstab_options(const struct paths *p, const char *target, char **ret);
