@@ -5,8 +5,10 @@
  * This file only picks the verb (kmod's tools/kmod.c): each lives in cmd/.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libmount.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "config-build.h"
@@ -46,12 +48,25 @@ static int (*const verbs[])(const struct cmd_env *) = {
         [RUN_CHECK_CONFIG] = cmd_check_config,
 };
 
+/* A setuid program started with stdin, stdout or stderr closed would hand that number to the
+ * next file it opens, and a message could land in it: they are /dev/null instead. */
+static void open_std_fds(void)
+{
+        for (int fd = 0; fd < 3; fd++)
+                if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+                    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) < 0)
+                        _exit(MNT_EX_SYSERR);
+}
+
 int main(int argc, char **argv)
 {
         struct cmdline cl;
         struct paths p;
         char err[CMDLINE_ERR_MAX];
-        int rc = cmdline_parse(argc, argv, &cl, err);
+        int rc;
+
+        open_std_fds();
+        rc = cmdline_parse(argc, argv, &cl, err);
 
         if (rc == -ENOMEM) {
                 log_error("out of memory");

@@ -10,6 +10,13 @@
 
 int open_config_and_program(const struct cmd_env *env, struct config *conf, struct program *prog)
 {
+        /* before any lock: the helper that ran this one holds the server's lock */
+        if (program_called_by_helper()) {
+                log_error("refusing to run: this helper was run as the real mount.nfs by itself, "
+                          "a divert loop (is the real mount.nfs a copy of this helper?); set "
+                          "mount_nfs in [global] of %s to the real binary", env->paths->config);
+                return MNT_EX_SYSERR;
+        }
         /* a root or setuid run trusts only root's files */
         if (load_config(env->paths->config, geteuid() == 0 || paths_privileged_exec(), conf) < 0) {
                 log_error("out of memory");

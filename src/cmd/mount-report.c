@@ -26,22 +26,33 @@ static void report_endpoint(const struct mount_ctx *m)
                  streq(req->xprtsec, "none") ? "" : ", xprtsec");
 }
 
+/* On a user's setuid run, what comes from a file they cannot read stays unsaid. */
 static void report_config(const struct merged *merged)
 {
+        size_t hidden = 0;
+
         for (size_t i = 0; i < merged->napplied; i++) {
                 const struct conf_section *s = merged->applied[i];
+                if (!paths_caller_may_read(s->file)) {
+                        hidden++;
+                        continue;
+                }
                 log_info("config: %s:%u [%s%s%s%s] applies", s->file, s->line,
                          section_kind_to_string(s->kind), s->pattern ? " \"" : "",
                          s->pattern ? s->pattern : "", s->pattern ? "\"" : "");
         }
         for (size_t i = 0; i < merged->n; i++) {
                 const struct merged_opt *o = &merged->v[i];
-                if (o->from)
+                if (o->from && paths_caller_may_read(o->from->file))
                         log_info("config: %s%s%s from %s:%u", o->opt.name, o->opt.value ? "=" : "",
                                  o->opt.value ? o->opt.value : "", o->from->file, o->line);
         }
-        for (size_t i = 0; i < merged->nnotes; i++)
-                log_info("config: %s", merged->notes[i]);
+        if (hidden)
+                log_info("config: %zu section%s of files you cannot read apply%s; not shown", hidden,
+                         hidden == 1 ? "" : "s", hidden == 1 ? "s" : "");
+        else
+                for (size_t i = 0; i < merged->nnotes; i++)
+                        log_info("config: %s", merged->notes[i]);
 }
 
 static int report_clients(const struct clients *c, const struct client_match *match)

@@ -96,9 +96,12 @@ static enum stage_result refuse_settings(struct mount_ctx *m, const struct merge
         if (optdef_find(bad->opt.name)->flags & OPTF_NO_CMDLINE)
                 log_error("%s cannot be given on the command line: it names the program run as "
                           "root; set it in [global] of %s", bad->opt.name, m->env->paths->config);
-        else
-                log_error("%s=%s on the command line is not valid: it must be %s", bad->opt.name,
-                          bad->opt.value ? bad->opt.value : "", opt_hint(bad->opt.name));
+        else {
+                char why[512];
+                opt_describe_invalid(why, sizeof(why), bad->opt.name, bad->opt.value,
+                                     " on the command line");
+                log_error("%s", why);
+        }
         return stop(m, MNT_EX_USAGE);
 }
 
@@ -112,12 +115,31 @@ static enum stage_result read_request(struct mount_ctx *m)
         if (nfs_request_parse(&m->requested, m->env->cl->v4_by_name, &m->req, &bad) == 0)
                 return STAGE_NEXT;
         const struct merged_opt *src = merged_find(&m->merged, bad->name);
-        char where[PATH_MAX + 16] = "the command line";
+        char where[PATH_MAX + 32] = " (from the command line)", why[PATH_MAX + 512];
         if (src && src->from)
-                snprintf(where, sizeof(where), "%s:%u", src->from->file, src->line);
-        log_error("refusing to mount: %s=%s (from %s) is not valid: it must be %s", bad->name,
-                  bad->value ? bad->value : "", where, opt_hint(bad->name));
+                snprintf(where, sizeof(where), " (from %s:%u)", src->from->file, src->line);
+        opt_describe_invalid(why, sizeof(why), bad->name, bad->value, where);
+        log_error("refusing to mount: %s", why);
         return stop(m, MNT_EX_FAIL);
+}
+
+/* A user's setuid run: the admin's policies are not theirs to loosen (plan.h). */
+static int drop_untrusted_keys(struct mount_ctx *m)
+{
+        _cleanup_free_ char *fstab = NULL;
+        _cleanup_(optlist_done) struct optlist f = { 0 }, dropped = { 0 };
+        int r = fstab_options(m->env->paths, m->dir, &fstab);
+
+        if (r < 0 || (fstab && optlist_parse(&f, fstab) == -ENOMEM) ||
+            settings_untrusted_drop(&m->cmdopts, &f, &dropped) < 0)
+                return -ENOMEM;
+        for (size_t i = 0; i < dropped.n; i++)
+                log_warning("%s%s%s on the command line not used: a user's mount takes the "
+                            "helper's own keys only from its %s entry (or from %s)",
+                            dropped.v[i].name, dropped.v[i].value ? "=" : "",
+                            dropped.v[i].value ? dropped.v[i].value : "", m->env->paths->fstab,
+                            m->env->paths->config);
+        return 0;
 }
 
 /* Spec, mount point, options, addresses, the merged configuration, the request. */
@@ -133,7 +155,7 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
                 return stop(m, MNT_EX_USAGE);
         }
         /* mountinfo shows the canonical path; mount.nfs canonicalizes too */
-        if (!(m->dir = realpath(cl->dir, NULL)) && !(m->dir = strdup(cl->dir)))
+        if (!(m->dir = paths_canonical_as_caller(cl->dir)) && !(m->dir = strdup(cl->dir)))
                 return oom(m);
         if ((r = optlist_parse(&m->cmdopts, cl->opts)) < 0) {
                 if (r == -ENOMEM)
@@ -141,6 +163,8 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
                 log_error("cannot parse the options '%s': check quotes and commas", cl->opts);
                 return stop(m, MNT_EX_USAGE);
         }
+        if (paths_untrusted_caller() && drop_untrusted_keys(m) < 0)
+                return oom(m);
         m->naddrs = resolve_host(m->spec.host, AF_UNSPEC, m->addrs);
         if (m->naddrs < 0) {
                 log_warning("cannot resolve %s (%s): no client check; mount.nfs decides",
@@ -172,14 +196,30 @@ static enum stage_result mount_survey(struct mount_ctx *m)
         /* an unresolved name has nothing to serialise on: mount.nfs will fail or retry; a
          * user running the setuid helper must not hold root's lock */
         if (!m->env->cl->fake && m->primary && getuid() == 0) {
-                r = lock_server(p, nfs_addr_to_string(m->primary, abuf), LOCK_WAIT_MS);
-                if (r < 0)
+                _cleanup_(closep) int dirfd = rundir_open(p);
+                nfs_addr_to_string(m->primary, abuf);
+                r = dirfd < 0 ? dirfd : lock_server(dirfd, abuf, LOCK_WAIT_MS);
+                if (r == -EPERM)
+                        log_warning("not locking %s/%s.lock: the run directory or the lock file "
+                                    "is not root's, or is writable by others; going on without "
+                                    "serialising with other mounts of this server", p->rundir, abuf);
+                else if (r == -ETIMEDOUT)
+                        log_warning("another mount of %s held %s/%s.lock for %d s; going on "
+                                    "without serialising with it", abuf, p->rundir, abuf,
+                                    LOCK_WAIT_MS / 1000);
+                else if (r < 0)
                         log_warning("cannot lock %s/%s.lock: %s; going on without serialising "
                                     "with other mounts of this server", p->rundir, abuf,
                                     strerror(-r));
                 m->lockfd = r;
         }
-        r = load_clients(p, &m->clients, &nfsfs);
+        /* only the clients of the address mount.nfs uses matter (none when unresolved); the
+         * superblocks before the mount are all read: after it the new one is among them, and
+         * the read-ahead stage tells a new superblock by its absence here */
+        struct scan_filter f = { m->addrs, m->primary ? 1 : 0, -1 };
+        if (m->primary)
+                f.addrs = m->primary;
+        r = load_clients(p, &f, &m->clients, &m->sbs, &m->nsbs, &nfsfs);
         if (r == -ENOMEM)
                 return oom(m);
         if (r < 0)
@@ -191,10 +231,6 @@ static enum stage_result mount_survey(struct mount_ctx *m)
         else if (nfsfs.bad_lines)
                 log_warning("%s/servers: %d lines not understood, skipped", p->nfsfs,
                             nfsfs.bad_lines);
-        /* read now: after mount.nfs the new superblock is among them, and the read-ahead
-         * stage tells a new superblock by its absence here */
-        if (load_superblocks(p, &m->clients, &m->sbs, &m->nsbs) < 0)
-                return oom(m);
         return STAGE_NEXT;
 }
 
@@ -281,10 +317,20 @@ static enum stage_result mount_verify(struct mount_ctx *m)
                                     m->dir, m->env->paths->mountinfo);
                 return STAGE_STOP;
         }
-        struct verify_result v = verify_mount(&m->newm, &m->verdict, m->primary, &m->clients);
-        r = verify_findings(&v, m->dir, &m->newm, m->primary, &m->clients, &f);
+        /* the survey read only the planned address; the kernel may have used another (NFSv4
+         * trunking): then the clients of that one, less the new mount, are what it found */
+        const struct clients *before = &m->clients;
+        struct clients other = { 0 };
+        struct nfsfs_status st;
+        if (m->primary && !nfs_addr_equal(&m->newm.addr, m->primary) &&
+            load_clients(m->env->paths, &(struct scan_filter){ &m->newm.addr, 1, m->newm.id },
+                         &other, NULL, NULL, &st) == 0)
+                before = &other;
+        struct verify_result v = verify_mount(&m->newm, &m->verdict, m->primary, before);
+        r = verify_findings(&v, m->dir, &m->newm, m->primary, before, &f);
         print_findings(&f);
         findings_done(&f);
+        clients_done(&other);
         if (r < 0)
                 log_warning("out of memory while verifying %s", m->dir);
         /* the client is settled: other helpers for this server may go on */

@@ -105,3 +105,23 @@ const char *nfs_addr_to_string(const struct nfs_addr *a, char buf[static NFS_ADD
                 snprintf(buf, NFS_ADDR_STRLEN, "(none)");
         return buf;
 }
+
+const char *nfs_cidr_problem(const char *cidr)
+{
+        char buf[INET6_ADDRSTRLEN + 8];
+        struct nfs_addr net;
+        unsigned long bits;
+        const char *slash = strchr(cidr, '/');
+        size_t len = slash ? (size_t)(slash - cidr) : strlen(cidr);
+
+        if (len >= sizeof(buf))
+                return "the address is too long";
+        memcpy(buf, cidr, len);
+        buf[len] = '\0';
+        if (nfs_addr_parse(buf, &net) < 0)
+                return "the part before '/' is not an IPv4 or IPv6 address";
+        if (slash && parse_uint(slash + 1, 0, net.family == AF_INET ? 32 : 128, &bits) < 0)
+                return net.family == AF_INET ? "the prefix length of an IPv4 network is 0 to 32"
+                                             : "the prefix length of an IPv6 network is 0 to 128";
+        return NULL;
+}

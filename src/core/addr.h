@@ -19,4 +19,6 @@ int nfs_addr_parse_hex(const char *s, struct nfs_addr *ret);
 bool nfs_addr_equal(const struct nfs_addr *a, const struct nfs_addr *b);
 /* "10.0.0.0/8", "fd00::/8" or a plain address; -EINVAL when not a CIDR/address. */
 int nfs_addr_in_cidr(const struct nfs_addr *a, const char *cidr);
+/* Why a CIDR cannot be used ("the prefix length of an IPv4 network is 0 to 32"), or NULL. */
+const char *nfs_cidr_problem(const char *cidr);
 const char *nfs_addr_to_string(const struct nfs_addr *a, char buf[static NFS_ADDR_STRLEN]);

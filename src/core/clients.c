@@ -2,6 +2,8 @@
 #include "core/clients.h"
 
 #include <errno.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,7 @@ void clients_done(struct clients *c)
         for (size_t i = 0; i < c->n; i++)
                 free(c->v[i].mounts);
         free(c->v);
+        hindex_done(&c->index);
         *c = (struct clients){ 0 };
 }
 
@@ -56,27 +59,47 @@ struct nfs_client *clients_new(struct clients *c, const struct client_key *k)
         return &c->v[c->n++];
 }
 
+static uint64_t client_key_hash(const struct client_key *k)
+{
+        uint64_t h = HASH_INIT;
+        h = hash_bytes(h, &k->addr.family, sizeof(k->addr.family));
+        h = hash_bytes(h, k->addr.b, k->addr.family == AF_INET ? 4 : sizeof(k->addr.b));
+        h = hash_bytes(h, &k->port, sizeof(k->port));
+        h = hash_bytes(h, k->transport, strlen(k->transport));
+        h = hash_bytes(h, k->xprtsec, strlen(k->xprtsec));
+        return hash_bytes(h, &k->vers, sizeof(k->vers));
+}
+
+/* The index of the visible client with this key, or -1. */
+static ssize_t find_index(const struct clients *c, const struct client_key *k, uint64_t hash)
+{
+        size_t pos = 0, id;
+        while (hindex_next(&c->index, hash, &pos, &id))
+                if (client_key_equal(&c->v[id].key, k))
+                        return (ssize_t)id;
+        return -1;
+}
+
 const struct nfs_client *clients_find(const struct clients *c, const struct client_key *k)
 {
-        for (size_t i = 0; i < c->n; i++)
-                if (!c->v[i].hidden && !c->v[i].other_netns && client_key_equal(&c->v[i].key, k))
-                        return &c->v[i];
-        return NULL;
+        ssize_t i = find_index(c, k, client_key_hash(k));
+        return i >= 0 && !c->v[i].other_netns ? &c->v[i] : NULL;
 }
 
 int clients_group(struct clients *c)
 {
         for (size_t i = 0; i < c->nmounts; i++) {
                 struct client_key k = client_key_of(&c->mounts[i]);
-                /* grouping runs before nfsfs marks anything: every client is visible here */
-                struct nfs_client *cl = (struct nfs_client *)clients_find(c, &k);
-                if (!cl) {
-                        cl = clients_new(c, &k);
-                        if (!cl)
+                uint64_t hash = client_key_hash(&k);
+                ssize_t ci = find_index(c, &k, hash);
+                struct nfs_client *cl;
+                if (ci < 0) {
+                        if (!(cl = clients_new(c, &k)) || hindex_add(&c->index, hash, c->n - 1) < 0)
                                 return -ENOMEM;
                         /* every mount of one client shows the client's nconnect */
                         cl->nconnect = c->mounts[i].nconnect;
-                }
+                } else
+                        cl = &c->v[ci];
                 if (array_grow(&cl->mounts, cl->nmounts) < 0)
                         return -ENOMEM;
                 cl->mounts[cl->nmounts++] = i;

@@ -7,6 +7,7 @@
 #include "core/addr.h"
 #include "core/mountinfo.h"
 #include "core/request.h"
+#include "shared/hash.h"
 
 /* The kernel's key of an nfs_client: what decides sharing (doc/DESIGN.md, "When a new mount
  * shares an existing NFS client"). */
@@ -34,6 +35,7 @@ struct clients {
         size_t nmounts;
         struct nfs_client *v;
         size_t n;
+        struct hindex index; /* the visible clients by key (clients_group) */
 };
 
 void clients_done(struct clients *c);

@@ -12,21 +12,27 @@ void cmdline_done(struct cmdline *c)
 {
         free(c->opts);
         c->opts = NULL;
+        c->opts_len = c->opts_cap = 0;
 }
 
 static int append_opts(struct cmdline *c, const char *o)
 {
-        if (!*o)
+        size_t add = strlen(o), need = c->opts_len + (c->opts_len ? 1 : 0) + add + 1;
+
+        if (!add)
                 return 0;
-        if (!c->opts) {
-                c->opts = strdup(o);
-                return c->opts ? 0 : -ENOMEM;
+        if (need > c->opts_cap) {
+                size_t cap = need < 64 ? 64 : need * 2;
+                char *n = realloc(c->opts, cap);
+                if (!n)
+                        return -ENOMEM;
+                c->opts = n;
+                c->opts_cap = cap;
         }
-        char *n;
-        if (asprintf(&n, "%s,%s", c->opts, o) < 0)
-                return -ENOMEM;
-        free(c->opts);
-        c->opts = n;
+        if (c->opts_len)
+                c->opts[c->opts_len++] = ',';
+        memcpy(c->opts + c->opts_len, o, add + 1);
+        c->opts_len += add;
         return 0;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum run_mode { RUN_MOUNT, RUN_UMOUNT, RUN_HELP, RUN_VERSION, RUN_CHECK_CONFIG };
 
@@ -14,6 +15,7 @@ struct cmdline {
         bool sloppy, fake, nomtab, ro, rw;
         int verbose;
         char *opts;             /* the -o options joined; NULL when none. Owned. */
+        size_t opts_len, opts_cap; /* so that many -o join in linear time */
         const char *type;
         const char *ns;
 };

@@ -82,7 +82,8 @@ static int new_section(struct config *c, enum section_kind kind, const char *pat
 }
 
 /* Parses `[kind "pattern"]` (quotes optional); returns a message on error. */
-static const char *parse_header(char *s, enum section_kind *ret_kind, char **ret_pattern)
+static const char *parse_header(char *s, enum section_kind *ret_kind, char **ret_pattern,
+                                char err[static CONFIG_WHY_MAX])
 {
         size_t len = strlen(s);
         if (s[len - 1] != ']')
@@ -117,9 +118,14 @@ static const char *parse_header(char *s, enum section_kind *ret_kind, char **ret
                 return "section needs a pattern, e.g. [server \"nfs.example.com\"]";
         if (*ret_kind == SECTION_MOUNTPOINT && arg[0] != '/')
                 return "a mount point pattern must be an absolute path";
-        if (*ret_kind == SECTION_SERVER && strchr(arg, '/') && !strchr(arg, '*') &&
-            nfs_addr_in_cidr(&(struct nfs_addr){ 0 }, arg) < 0)
-                return "not a valid CIDR (e.g. 10.0.0.0/8 or fd00::/8)";
+        if (*ret_kind == SECTION_SERVER && strchr(arg, '/') && !strchr(arg, '*')) {
+                const char *why = nfs_cidr_problem(arg);
+                if (why) {
+                        snprintf(err, CONFIG_WHY_MAX, "not a valid CIDR: %s (e.g. 10.0.0.0/8 or fd00::/8)",
+                                 why);
+                        return err;
+                }
+        }
         *ret_pattern = arg;
         return NULL;
 }
@@ -154,7 +160,11 @@ static const char *check_value(const struct conf_section *s, const char *key, co
         }
         if (!bad)
                 return NULL;
-        snprintf(buf, bufsz, "%s must be %s", opt_group(key), opt_hint(key));
+        const char *hint = opt_hint(key);
+        if (hint)
+                snprintf(buf, bufsz, "%s must be %s", opt_group(key), hint);
+        else
+                snprintf(buf, bufsz, "not valid (see nfs(5))");
         return buf;
 }
 
@@ -191,8 +201,8 @@ struct parse_state {
 static int parse_header_line(struct parse_state *st, char *s)
 {
         enum section_kind kind;
-        char *pattern;
-        const char *err = parse_header(s, &kind, &pattern);
+        char *pattern, why[CONFIG_WHY_MAX];
+        const char *err = parse_header(s, &kind, &pattern, why);
 
         if (err) {
                 /* options up to the next header belong to no section */
@@ -201,11 +211,15 @@ static int parse_header_line(struct parse_state *st, char *s)
                                         st->line, err);
         }
         int r = new_section(st->c, kind, pattern, st->file, st->line);
-        if (r == -E2BIG)
-                return config_add_error(st->c, "%s:%u: more than %d sections, rest ignored",
-                                        st->file, st->line, CONFIG_SECTIONS_MAX) < 0
-                           ? -ENOMEM
-                           : -E2BIG;
+        if (r == -E2BIG) {
+                /* said once, not again for every later file */
+                if (!st->c->sections_full &&
+                    config_add_error(st->c, "%s:%u: more than %d sections, rest ignored",
+                                     st->file, st->line, CONFIG_SECTIONS_MAX) < 0)
+                        return -ENOMEM;
+                st->c->sections_full = true;
+                return -E2BIG;
+        }
         if (r < 0)
                 return r;
         st->cur = &st->c->v[st->c->n - 1];
@@ -255,9 +269,21 @@ static int parse_option_line(struct parse_state *st, char *s)
         if ((err = split_option(s, &key, &value)))
                 return config_add_error(st->c, "%s:%u: %s: %s, skipped", st->file, st->line, key,
                                         err);
-        if (!valid_key(key))
+        if (!valid_key(key)) {
+                /* a section header behind other bytes (a typo, an invisible character): its
+                 * options must not land in the section before, or in [global], and apply to
+                 * mounts they were not meant for */
+                if (strpbrk(s, "[]")) {
+                        st->skipping = true;
+                        return config_add_error(st->c, "%s:%u: '%s' is neither an option nor a "
+                                                "section header (something stands before '['?); "
+                                                "the options after it, up to the next section "
+                                                "header, are ignored",
+                                                st->file, st->line, key);
+                }
                 return config_add_error(st->c, "%s:%u: '%s' is not an option name, skipped",
                                         st->file, st->line, key);
+        }
         if (strchr(key, ',') || (value && strchr(value, ',')))
                 return config_add_error(st->c, "%s:%u: one option per line, skipped", st->file,
                                         st->line);
@@ -307,9 +333,13 @@ int config_parse(struct config *c, const char *file, const char *text)
 {
         struct parse_state st = { .c = c, .file = file };
         char buf[CONFIG_LINE_MAX];
+        const char *p = text;
         int r = 0;
 
-        for (const char *p = text; *p && r >= 0;) {
+        /* a UTF-8 byte-order mark, as some editors write: not part of the first line */
+        if (strncmp(p, "\xEF\xBB\xBF", 3) == 0)
+                p += 3;
+        while (*p && r >= 0) {
                 char *s = read_line(&st, &p, buf);
                 if (!s)
                         continue;

@@ -10,6 +10,8 @@
 #define CONFIG_LINE_MAX 4096
 #define CONFIG_SECTIONS_MAX 4096
 #define CONFIG_OPTIONS_MAX 256
+/* Room for one composed reason. */
+#define CONFIG_WHY_MAX 256
 
 enum section_kind { SECTION_GLOBAL, SECTION_SERVER, SECTION_MOUNTPOINT };
 
@@ -27,6 +29,7 @@ struct config {
         size_t n;
         char **errors; /* "file:line: what, why" */
         size_t nerrors;
+        bool sections_full; /* CONFIG_SECTIONS_MAX reached (and said) */
 };
 
 void config_done(struct config *c);

@@ -60,6 +60,7 @@ void merged_done(struct merged *m)
         free(m->v);
         free(m->applied);
         strv_free(m->notes, m->nnotes);
+        hindex_done(&m->groups);
         *m = (struct merged){ 0 };
 }
 
@@ -75,7 +76,14 @@ static int merged_push(struct merged *m, const struct opt *o, const struct conf_
                 free(val);
                 return -ENOMEM;
         }
-        v[m->n++] = (struct merged_opt){ .opt = { n, val }, .from = from, .line = line };
+        v[m->n] = (struct merged_opt){ .opt = { n, val }, .from = from, .line = line };
+        const char *g = opt_group(n);
+        if (hindex_add(&m->groups, hash_bytes(HASH_INIT, g, strlen(g)), m->n) < 0) {
+                free(n);
+                free(val);
+                return -ENOMEM;
+        }
+        m->n++;
         return 0;
 }
 
@@ -90,8 +98,9 @@ _printf_(2, 3) static int merged_note(struct merged *m, const char *fmt, ...)
 
 static bool merged_has_group(const struct merged *m, const char *group)
 {
-        for (size_t i = 0; i < m->n; i++)
-                if (streq(opt_group(m->v[i].opt.name), group))
+        size_t pos = 0, id;
+        while (hindex_next(&m->groups, hash_bytes(HASH_INIT, group, strlen(group)), &pos, &id))
+                if (streq(opt_group(m->v[id].opt.name), group))
                         return true;
         return false;
 }
@@ -169,6 +178,8 @@ int config_merge(const struct config *c, const struct optlist *cmdline,
                 v[k++] = m.v[i];
         free(m.v);
         m.v = v;
+        /* it indexes the old order */
+        hindex_done(&m.groups);
         *ret = m;
         return 0;
 fail:

@@ -7,6 +7,7 @@
 #include "core/addr.h"
 #include "core/config.h"
 #include "core/opts.h"
+#include "shared/hash.h"
 
 /* What a mount is matched on. */
 struct match_input {
@@ -34,6 +35,8 @@ struct merged {
         /* config options that lost to a higher level or were not applicable, for -v */
         char **notes;
         size_t nnotes;
+        /* while merging: the options by group, so each competition is a lookup */
+        struct hindex groups;
 };
 
 void merged_done(struct merged *m);

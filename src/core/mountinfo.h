@@ -18,6 +18,7 @@ struct nfs_mount {
         struct nfs_version vers;
         unsigned nconnect;      /* 1 when not shown */
         unsigned long rsize;
+        int id;                 /* the mountinfo ID, when read from mountinfo */
 };
 
 void nfs_mount_done(struct nfs_mount *m);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/sysmacros.h>
 
 #include "shared/array.h"
@@ -37,12 +38,6 @@ struct nfsfs_server {
         unsigned port;
 };
 
-static bool nfsfs_server_is(const struct nfsfs_server *l, int major, const struct nfs_addr *addr,
-                            unsigned port)
-{
-        return l->major == major && nfs_addr_equal(&l->addr, addr) && l->port == port;
-}
-
 static int parse_server_line(const char *line, struct nfsfs_server *ret)
 {
         char v[8], hex[40], port[8], *end;
@@ -60,47 +55,93 @@ static int parse_server_line(const char *line, struct nfsfs_server *ret)
         return 0;
 }
 
+static int server_cmp(const void *a, const void *b)
+{
+        const struct nfsfs_server *x = a, *y = b;
+        if (x->major != y->major)
+                return x->major < y->major ? -1 : 1;
+        if (x->port != y->port)
+                return x->port < y->port ? -1 : 1;
+        if (x->addr.family != y->addr.family)
+                return x->addr.family < y->addr.family ? -1 : 1;
+        return memcmp(x->addr.b, y->addr.b, x->addr.family == AF_INET ? 4 : sizeof(x->addr.b));
+}
+
+static struct nfsfs_server server_of(const struct client_key *k)
+{
+        return (struct nfsfs_server){ .major = k->vers.major, .addr = k->addr, .port = k->port };
+}
+
+/* How many entries of the sorted v[0..n) equal *key. */
+static size_t count_equal(const struct nfsfs_server *v, size_t n, const struct nfsfs_server *key)
+{
+        size_t lo = 0, hi = n;
+        while (lo < hi) { /* the first not below key */
+                size_t mid = lo + (hi - lo) / 2;
+                if (server_cmp(&v[mid], key) < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        size_t k = lo;
+        while (k < n && server_cmp(&v[k], key) == 0)
+                k++;
+        return k - lo;
+}
+
 /* A mount here whose endpoint this netns has no client for: another netns made it. */
 static void mark_other_netns(struct clients *c, const struct nfsfs_server *lines, size_t n)
 {
         for (size_t j = 0; j < c->n; j++) {
-                const struct client_key *k = &c->v[j].key;
-                bool listed = false;
-                for (size_t i = 0; i < n && !listed; i++)
-                        listed = nfsfs_server_is(&lines[i], k->vers.major, &k->addr, k->port);
-                if (!listed)
+                struct nfsfs_server k = server_of(&c->v[j].key);
+                if (!count_equal(lines, n, &k))
                         c->v[j].other_netns = true;
         }
 }
 
+/* Each (version, address, port) with more nfsfs lines than clients known has hidden ones. */
 static int add_hidden(struct clients *c, const struct nfsfs_server *lines, size_t n)
 {
-        for (size_t i = 0; i < n; i++) {
-                size_t same = 0, visible = 0, already = 0;
-                for (size_t j = 0; j < n; j++)
-                        if (nfsfs_server_is(&lines[j], lines[i].major, &lines[i].addr,
-                                            lines[i].port))
-                                same++;
-                for (size_t j = 0; j < c->n; j++) {
-                        const struct client_key *k = &c->v[j].key;
-                        if (!c->v[j].other_netns &&
-                            nfsfs_server_is(&lines[i], k->vers.major, &k->addr, k->port))
-                                *(c->v[j].hidden ? &already : &visible) += 1;
+        _cleanup_free_ struct nfsfs_server *visible = NULL;
+        size_t nvisible = 0;
+
+        if (n && !(visible = malloc(c->n ? c->n * sizeof(*visible) : 1)))
+                return -ENOMEM;
+        for (size_t j = 0; j < c->n && n; j++)
+                /* hidden ones too: a second read of the file adds none again */
+                if (!c->v[j].other_netns)
+                        visible[nvisible++] = server_of(&c->v[j].key);
+        if (nvisible)
+                qsort(visible, nvisible, sizeof(*visible), server_cmp);
+        for (size_t i = 0; i < n;) {
+                size_t same = count_equal(lines + i, n - i, &lines[i]);
+                size_t seen = count_equal(visible, nvisible, &lines[i]);
+                for (size_t h = seen; h < same; h++) {
+                        struct client_key k = { .addr = lines[i].addr, .port = lines[i].port,
+                                                .transport = "tcp", .xprtsec = "none",
+                                                .vers = { lines[i].major, -1 } };
+                        struct nfs_client *cl = clients_new(c, &k);
+                        if (!cl)
+                                return -ENOMEM;
+                        cl->hidden = true;
                 }
-                if (same <= visible + already)
-                        continue;
-                struct client_key k = { .addr = lines[i].addr, .port = lines[i].port,
-                                        .transport = "tcp", .xprtsec = "none",
-                                        .vers = { lines[i].major, -1 } };
-                struct nfs_client *cl = clients_new(c, &k);
-                if (!cl)
-                        return -ENOMEM;
-                cl->hidden = true;
+                i += same;
         }
         return 0;
 }
 
-int clients_add_nfsfs_servers(struct clients *c, const char *text)
+static bool wanted(const struct nfs_addr *a, const struct nfs_addr *addrs, size_t naddrs)
+{
+        if (!addrs)
+                return true;
+        for (size_t i = 0; i < naddrs; i++)
+                if (nfs_addr_equal(a, &addrs[i]))
+                        return true;
+        return false;
+}
+
+int clients_add_nfsfs_servers(struct clients *c, const char *text, const struct nfs_addr *addrs,
+                              size_t naddrs)
 {
         _cleanup_free_ struct nfsfs_server *lines = NULL;
         char line[NFSFS_LINE_MAX];
@@ -117,10 +158,15 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text)
                         bad++;
                         continue;
                 }
+                if (!wanted(&s.addr, addrs, naddrs))
+                        continue;
                 if (array_grow(&lines, n) < 0)
                         return -ENOMEM;
                 lines[n++] = s;
         }
+        /* sorted by (version, address, port): each question below is a search, not a scan */
+        if (n)
+                qsort(lines, n, sizeof(*lines), server_cmp);
         mark_other_netns(c, lines, n);
         return add_hidden(c, lines, n) < 0 ? -ENOMEM : bad;
 }

@@ -10,9 +10,11 @@
  * /proc/fs/nfsfs/servers of the network namespace: adds the clients that no mount here
  * accounts for (another mount namespace made them: hidden), and marks the clients of mounts
  * here that the file does not list (made from another network namespace: the kernel keeps
- * clients per netns).  Returns the number of malformed lines skipped, or -ENOMEM.
+ * clients per netns).  Only lines of `addrs` count when given (the mounts were read for those
+ * only).  Returns the number of malformed lines skipped, or -ENOMEM.
  */
-int clients_add_nfsfs_servers(struct clients *c, const char *text);
+int clients_add_nfsfs_servers(struct clients *c, const char *text, const struct nfs_addr *addrs,
+                              size_t naddrs);
 
 /* The superblock devices of /proc/fs/nfsfs/volumes ("v3 0a630001 801 0:31 1:0 no"). */
 int nfsfs_volumes_parse(const char *text, dev_t **ret, size_t *ret_n);

@@ -2,6 +2,7 @@
 #include "core/optmap.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <strings.h>
 
 #include "core/policy.h"
@@ -106,7 +107,22 @@ bool is_helper_key(const char *name)
 const char *opt_hint(const char *name)
 {
         const struct optdef *d = optdef_find(name);
-        return d && d->hint && !(d->flags & OPTF_IGNORED) ? d->hint : "see nfs(5)";
+
+        if (d && d->hint && !(d->flags & OPTF_IGNORED))
+                return d->hint;
+        /* a version flag the table has no row for ("v4.99"): the ones there are */
+        if (name[0] == 'v' && name[1] >= '0' && name[1] <= '9')
+                return "v3, v4, v4.0, v4.1 or v4.2";
+        return NULL;
+}
+
+int opt_describe_invalid(char *buf, size_t size, const char *name, const char *value,
+                         const char *where)
+{
+        const char *hint = opt_hint(name);
+        return snprintf(buf, size, "%s%s%s%s is not valid: %s%s", name, value ? "=" : "",
+                        value ? value : "", where, hint ? "it must be " : "see nfs(5)",
+                        hint ? hint : "");
 }
 
 int opt_check_value(const char *name, const char *value)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * One row per option the helper knows (libmount's optmap.c): the group it competes in, what
@@ -38,7 +39,13 @@ const char *opt_group(const char *name);
 
 /* Helper keys: configuration of nfs-tuned itself, never passed to mount.nfs. */
 bool is_helper_key(const char *name);
-/* What a valid value of an option looks like ("3, 4, 4.0, 4.1 or 4.2"); "see nfs(5)" else. */
+/* What a valid value of an option looks like ("3, 4, 4.0, 4.1 or 4.2"); NULL when unknown. */
 const char *opt_hint(const char *name);
+/*
+ * "vers=5<where> is not valid: it must be 3, 4, ...", "v4.99<where> is not valid: it must be
+ * v3, ...", "x=1<where> is not valid: see nfs(5)"; returns as snprintf().
+ */
+int opt_describe_invalid(char *buf, size_t size, const char *name, const char *value,
+                         const char *where);
 /* A helper key's value check (0 valid, -EINVAL not); 0 for every other option. */
 int opt_check_value(const char *name, const char *value);

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <libmount.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,41 @@ int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned lon
         if (*end)
                 return -EINVAL;
         if (errno == ERANGE || v < min || v > max)
+                return -ERANGE;
+        *ret = v;
+        return 0;
+}
+
+int parse_kernel_uint(const char *s, unsigned long max, unsigned long *ret)
+{
+        unsigned base = 10;
+        unsigned long v = 0;
+        const char *p;
+
+        if (!s)
+                return -EINVAL;
+        /* kstrtouint(s, 0): an optional '+', then 0x.. hex, 0.. octal or decimal */
+        if (*s == '+')
+                s++;
+        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2])) {
+                base = 16;
+                s += 2;
+        } else if (s[0] == '0')
+                base = 8;
+        for (p = s; *p && *p != '\n'; p++) {
+                unsigned d = isdigit((unsigned char)*p) ? (unsigned)(*p - '0')
+                             : isxdigit((unsigned char)*p) ? (unsigned)(tolower(*p) - 'a' + 10)
+                                                           : base;
+                if (d >= base)
+                        return -EINVAL;
+                if (v > (UINT32_MAX - d) / base)
+                        return -ERANGE;
+                v = v * base + d;
+        }
+        /* digits, and at most the one newline the kernel allows at the end */
+        if (p == s || (*p == '\n' && p[1]))
+                return -EINVAL;
+        if (v > max)
                 return -ERANGE;
         *ret = v;
         return 0;

@@ -25,3 +25,8 @@ char *optlist_to_string(const struct optlist *l);
 
 /* Parses a decimal unsigned value in [min,max]; 0 or -EINVAL/-ERANGE. */
 int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *ret);
+/*
+ * Parses an unsigned value as the kernel parses a u32 mount option (kstrtouint with base 0:
+ * "+4", "0x4" and "04" are 4, "010" is 8, "08" is invalid), at most `max`; 0, -EINVAL or -ERANGE.
+ */
+int parse_kernel_uint(const char *s, unsigned long max, unsigned long *ret);

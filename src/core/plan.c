@@ -40,6 +40,31 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
         return 0;
 }
 
+int settings_untrusted_drop(struct optlist *cmd, const struct optlist *fstab,
+                            struct optlist *ret_dropped)
+{
+        size_t j = 0;
+        int r = 0;
+
+        for (size_t i = 0; i < cmd->n; i++) {
+                const struct opt *o = &cmd->v[i];
+                const struct opt *f = fstab ? optlist_find(fstab, o->name) : NULL;
+                const struct optdef *d = optdef_find(o->name);
+                /* mount_nfs stays, to be refused outright (settings_from_merged()) */
+                if (!d || !(d->flags & OPTF_HELPER) || (d->flags & OPTF_NO_CMDLINE) ||
+                    (f && streq_ptr(f->value, o->value))) {
+                        cmd->v[j++] = *o;
+                        continue;
+                }
+                if (r == 0)
+                        r = optlist_add(ret_dropped, o->name, o->value);
+                free(o->name);
+                free(o->value);
+        }
+        cmd->n = j;
+        return r;
+}
+
 int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret)
 {
         struct optlist l = { 0 };

@@ -21,6 +21,14 @@ struct settings {
 int settings_from_merged(const struct merged *m, struct settings *ret,
                          const struct merged_opt **ret_bad);
 
+/*
+ * A user other than root runs the setuid helper: a helper key on the command line counts only
+ * when the fstab entry of the mount point (root's file) has it with the same value; the others
+ * are removed from `cmd` and listed in `ret_dropped`.  0 or -ENOMEM.
+ */
+int settings_untrusted_drop(struct optlist *cmd, const struct optlist *fstab,
+                            struct optlist *ret_dropped);
+
 /* The options for mount.nfs: helper keys removed, nconnect dropped when following. */
 int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret);
 

@@ -20,7 +20,7 @@ int nfs_version_parse(const char *s, struct nfs_version *ret)
         snprintf(buf, sizeof(buf), "%.*s", dot ? (int)(dot - s) : (int)strlen(s), s);
         if (parse_uint(buf, 2, 4, &major) < 0)
                 return -EINVAL;
-        if (dot && (major != 4 || parse_uint(dot + 1, 0, 2, &minor) < 0))
+        if (dot && (major != 4 || parse_uint(dot + 1, 0, NFS4_MINOR_MAX, &minor) < 0))
                 return -EINVAL;
         *ret = (struct nfs_version){ (int)major, major == 4 && !dot ? -1 : (int)minor };
         return 0;
@@ -46,7 +46,7 @@ static int apply_version_opt(const struct opt *o, struct nfs_version *v)
         }
         if (streq(n, "minorversion")) {
                 unsigned long m;
-                if (parse_uint(o->value, 0, 2, &m) < 0)
+                if (parse_kernel_uint(o->value, NFS4_MINOR_MAX, &m) < 0)
                         return -EINVAL;
                 /* minorversion= alone implies v4 in mount.nfs */
                 *v = (struct nfs_version){ 4, (int)m };
@@ -95,7 +95,7 @@ static int request_apply(struct request_state *st, const struct opt *o)
         int k;
 
         if (streq(n, "minorversion")) {
-                if (parse_uint(o->value, 0, 2, &u) < 0)
+                if (parse_kernel_uint(o->value, NFS4_MINOR_MAX, &u) < 0)
                         return -EINVAL;
                 st->minor_alone = (int)u;
                 return 0;
@@ -112,7 +112,7 @@ static int request_apply(struct request_state *st, const struct opt *o)
                 /* mount.nfs reads the bare flags as proto=tcp etc.: IPv4 */
                 return set_proto(&st->r, n);
         if (streq(n, "port")) {
-                if (parse_uint(o->value, 0, 65535, &u) < 0)
+                if (parse_kernel_uint(o->value, 65535, &u) < 0)
                         return -EINVAL;
                 st->port = (unsigned)u;
         } else if (streq(n, "xprtsec")) {
@@ -121,7 +121,7 @@ static int request_apply(struct request_state *st, const struct opt *o)
                         return -EINVAL;
                 snprintf(st->r.xprtsec, sizeof(st->r.xprtsec), "%s", o->value);
         } else if (streq(n, "nconnect")) {
-                if (parse_uint(o->value, 1, NCONNECT_MAX, &u) < 0)
+                if (parse_kernel_uint(o->value, NCONNECT_MAX, &u) < 0 || u < 1)
                         return -EINVAL;
                 st->r.nconnect = (unsigned)u;
         } else if (streq(n, "sec")) {

@@ -8,6 +8,7 @@
 #define NFS_PORT 2049
 #define NFS_RDMA_PORT 20049
 #define NCONNECT_MAX 16
+#define NFS4_MINOR_MAX 2
 
 /* major 0: left to negotiation; minor -1: any v4 minor, negotiated. */
 struct nfs_version {

@@ -17,7 +17,8 @@
 static int load_one(const char *path, bool check_owner, struct config *c)
 {
         _cleanup_free_ char *text = NULL;
-        _cleanup_(closep) int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        /* O_NONBLOCK: a FIFO put in place of the file must not hang every mount */
+        _cleanup_(closep) int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         size_t len = 0;
         int r = fd < 0 ? -errno : read_fd(fd, CONFIG_FILE_MAX, check_owner, &text, &len);
 
@@ -26,6 +27,8 @@ static int load_one(const char *path, bool check_owner, struct config *c)
         if (r == -EPERM)
                 return config_add_error(c, "%s: not used: not owned by root or writable by group "
                                         "or others; fix with chown root:root and chmod 644", path);
+        if (r == -EINVAL)
+                return config_add_error(c, "%s: not used: not a regular file", path);
         if (r == -EFBIG)
                 return config_add_error(c, "%s: not used: larger than %d bytes", path,
                                         CONFIG_FILE_MAX);

@@ -7,9 +7,16 @@
 #define LOCK_WAIT_MS 30000
 
 /*
- * Takes the exclusive lock of one server endpoint (<p->rundir>/<name>.lock), waiting at most
- * timeout_ms for another helper holding it (a mount that retries for minutes must not stall
- * every other mount of the server past systemd's timeouts).  Returns the fd to keep open,
- * -ETIMEDOUT, or -errno.
+ * The run directory, created when missing and opened without following a link; -EPERM when
+ * it is not the helper's user's or is writable by group or others.  Returns the fd.
  */
-int lock_server(const struct paths *p, const char *name, int timeout_ms);
+int rundir_open(const struct paths *p);
+
+/*
+ * Takes the exclusive lock of one server endpoint (<name>.lock in the run directory), waiting
+ * at most timeout_ms for another helper holding it (a mount that retries for minutes must not
+ * stall every other mount of the server past systemd's timeouts).  Returns the fd to keep
+ * open, -ETIMEDOUT, -EPERM when the file there is not a regular file of the helper's user, or
+ * -errno.
+ */
+int lock_server(int dirfd, const char *name, int timeout_ms);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/nfsfs.h"
+#include "shared/array.h"
 #include "shared/macro.h"
 #include "sys/fileio.h"
 
@@ -41,15 +42,103 @@ static inline void fclosep(FILE **f)
                 fclose(*f);
 }
 
-static int scan_table(const struct paths *p, struct clients *c, const char *target,
-                      struct nfs_mount *ret_target)
+/* One pass over mountinfo: libmount parses each entry and hands it here; none is kept. */
+struct scan {
+        const struct scan_filter *filter;
+        struct clients *c;              /* the mounts kept, or NULL (find_mount) */
+        dev_t *sbs;                     /* every NFS superblock seen, or NULL */
+        size_t nsbs;
+        const char *target;             /* find_mount: the target, the last entry wins */
+        struct nfs_mount *ret_target;
+        int found;
+};
+
+static bool wanted_address(const struct scan_filter *f, const char *super_opts)
 {
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
+        char *v;
+        size_t n;
+        struct nfs_addr a;
+        char buf[NFS_ADDR_STRLEN];
+
+        if (!f || !f->addrs)
+                return true;
+        if (mnt_optstr_get_option(super_opts, "addr", &v, &n) != 0 || n >= sizeof(buf))
+                return false;
+        memcpy(buf, v, n);
+        buf[n] = '\0';
+        if (nfs_addr_parse(buf, &a) < 0)
+                return false;
+        for (size_t i = 0; i < f->naddrs; i++)
+                if (nfs_addr_equal(&a, &f->addrs[i]))
+                        return true;
+        return false;
+}
+
+static int keep_entry(struct scan *s, struct libmnt_fs *fs)
+{
+        const char *type = mnt_fs_get_fstype(fs), *opts = mnt_fs_get_fs_options(fs);
+        struct nfs_mount m;
+
+        if (!type || (!streq(type, "nfs") && !streq(type, "nfs4")))
+                return 0;
+        if (s->sbs) {
+                if (array_grow(&s->sbs, s->nsbs) < 0)
+                        return -ENOMEM;
+                s->sbs[s->nsbs++] = mnt_fs_get_devno(fs);
+        }
+        if (s->filter && mnt_fs_get_id(fs) == s->filter->exclude_id)
+                return 0;
+        if (s->target ? !streq_ptr(mnt_fs_get_target(fs), s->target) : !wanted_address(s->filter, opts))
+                return 0;
+        if (nfs_mount_from_entry(type, opts, mnt_fs_get_target(fs), mnt_fs_get_source(fs),
+                                 mnt_fs_get_devno(fs), &m) < 0)
+                return 0;
+        m.id = mnt_fs_get_id(fs);
+        if (s->target) {
+                /* the last entry on the target is the top of the stack */
+                if (s->found == 0)
+                        nfs_mount_done(s->ret_target);
+                *s->ret_target = m;
+                s->found = 0;
+                return 0;
+        }
+        int r = clients_add_mount(s->c, &m);
+        if (r < 0)
+                nfs_mount_done(&m);
+        return r;
+}
+
+/* Lines of mountinfo handed to libmount at a time: memory stays flat however long the table. */
+#define SCAN_CHUNK (256 * 1024)
+
+/* libmount parses one chunk of whole lines; each entry is read, then the table is emptied. */
+static int scan_chunk(struct libmnt_table *t, struct scan *s, char *buf, size_t len,
+                      const char *name)
+{
         _cleanup_(mnt_free_iterp) struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
         struct libmnt_fs *fs;
-        int r, found = -ENOENT;
+        FILE *f;
+        int r;
 
-        if (!t || !it)
+        if (!it || !(f = fmemopen(buf, len, "r")))
+                return -ENOMEM;
+        r = mnt_table_parse_stream(t, f, name);
+        fclose(f);
+        while (r >= 0 && mnt_table_next_fs(t, it, &fs) == 0)
+                r = keep_entry(s, fs);
+        mnt_reset_table(t);
+        return r;
+}
+
+static int scan_table(const struct paths *p, struct scan *s)
+{
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
+        _cleanup_free_ char *buf = malloc(SCAN_CHUNK), *line = NULL;
+        size_t len = 0, cap = 0;
+        ssize_t n;
+        int r = 0;
+
+        if (!t || !buf)
                 return -ENOMEM;
         int fd = paths_open(p, p->mountinfo, O_RDONLY | O_CLOEXEC, 0);
         if (fd < 0)
@@ -59,85 +148,102 @@ static int scan_table(const struct paths *p, struct clients *c, const char *targ
                 close(fd);
                 return -errno;
         }
-        r = mnt_table_parse_stream(t, f, p->mountinfo);
-        if (r < 0)
-                return r;
-        while (mnt_table_next_fs(t, it, &fs) == 0) {
-                struct nfs_mount m;
-                if (nfs_mount_from_entry(mnt_fs_get_fstype(fs), mnt_fs_get_fs_options(fs),
-                                         mnt_fs_get_target(fs), mnt_fs_get_source(fs),
-                                         mnt_fs_get_devno(fs), &m) < 0)
-                        continue;
-                if (target) {
-                        /* the last entry on the target is the top of the stack */
-                        if (streq(m.target, target)) {
-                                if (found == 0)
-                                        nfs_mount_done(ret_target);
-                                *ret_target = m;
-                                found = 0;
-                        } else
-                                nfs_mount_done(&m);
-                        continue;
+        while (r >= 0 && (n = getline(&line, &cap, f)) > 0) {
+                if (len + (size_t)n > SCAN_CHUNK && len) {
+                        r = scan_chunk(t, s, buf, len, p->mountinfo);
+                        len = 0;
                 }
-                if ((r = clients_add_mount(c, &m)) < 0) {
-                        nfs_mount_done(&m);
-                        return r;
-                }
+                if ((size_t)n > SCAN_CHUNK)
+                        continue; /* no mountinfo line is that long */
+                memcpy(buf + len, line, (size_t)n);
+                len += (size_t)n;
         }
-        return target ? found : 0;
+        if (r >= 0 && len)
+                r = scan_chunk(t, s, buf, len, p->mountinfo);
+        return r;
 }
 
-int load_clients(const struct paths *p, struct clients *ret, struct nfsfs_status *ret_nfsfs)
+/* Every NFS superblock of the network namespace (nfsfs volumes) and of this mount table. */
+static int add_volumes(const struct paths *p, struct scan *s)
 {
-        struct clients c = { 0 };
-        _cleanup_free_ char *servers = NULL;
-        struct nfsfs_status st = { 0 };
+        _cleanup_free_ char *volumes = NULL;
+        _cleanup_free_ dev_t *v = NULL;
+        size_t n = 0;
         int r;
 
-        if ((r = scan_table(p, &c, NULL, NULL)) < 0 || (r = clients_group(&c)) < 0)
-                goto fail;
+        if (read_nfsfs(p, "volumes", &volumes) < 0)
+                return 0;
+        if ((r = nfsfs_volumes_parse(volumes, &v, &n)) < 0)
+                return r;
+        for (size_t i = 0; i < n; i++) {
+                if (array_grow(&s->sbs, s->nsbs) < 0)
+                        return -ENOMEM;
+                s->sbs[s->nsbs++] = v[i];
+        }
+        return 0;
+}
+
+static void read_nfsfs_servers(const struct paths *p, const struct scan_filter *f,
+                               struct clients *c, struct nfsfs_status *st, int *ret)
+{
+        _cleanup_free_ char *servers = NULL;
         /* no /proc/fs/nfsfs: the nfs module is not loaded, so no client exists */
-        r = read_nfsfs(p, "servers", &servers);
+        int r = read_nfsfs(p, "servers", &servers);
+
         if (r == 0)
-                r = clients_add_nfsfs_servers(&c, servers);
-        if (r == -ENOMEM)
-                goto fail;
+                r = clients_add_nfsfs_servers(c, servers, f ? f->addrs : NULL, f ? f->naddrs : 0);
+        *st = (struct nfsfs_status){ 0 };
         if (r > 0)
-                st.bad_lines = r;
-        else if (r < 0 && r != -ENOENT)
-                st.error = r;
+                st->bad_lines = r;
+        else if (r < 0 && r != -ENOENT && r != -ENOMEM)
+                st->error = r;
+        *ret = r == -ENOMEM ? r : 0;
+}
+
+int load_clients(const struct paths *p, const struct scan_filter *f, struct clients *ret,
+                 dev_t **ret_sbs, size_t *ret_nsbs, struct nfsfs_status *ret_nfsfs)
+{
+        struct clients c = { 0 };
+        struct scan s = { .filter = f, .c = &c };
+        int r;
+
+        if (ret_sbs && array_grow(&s.sbs, 0) < 0)
+                return -ENOMEM;
+        if ((r = scan_table(p, &s)) < 0 || (r = clients_group(&c)) < 0)
+                goto fail;
+        read_nfsfs_servers(p, f, &c, ret_nfsfs, &r);
+        if (r < 0 || (ret_sbs && (r = add_volumes(p, &s)) < 0))
+                goto fail;
         *ret = c;
-        *ret_nfsfs = st;
+        if (ret_sbs) {
+                *ret_sbs = s.sbs;
+                *ret_nsbs = s.nsbs;
+        }
         return 0;
 fail:
+        free(s.sbs);
         clients_done(&c);
         return r;
 }
 
-int load_superblocks(const struct paths *p, const struct clients *c, dev_t **ret, size_t *ret_n)
-{
-        _cleanup_free_ char *volumes = NULL;
-        dev_t *v = NULL;
-        size_t n = 0;
-        int r;
-
-        if (read_nfsfs(p, "volumes", &volumes) == 0 &&
-            (r = nfsfs_volumes_parse(volumes, &v, &n)) < 0)
-                return r;
-        dev_t *nv = realloc(v, (n + c->nmounts + 1) * sizeof(*v));
-        if (!nv) {
-                free(v);
-                return -ENOMEM;
-        }
-        v = nv;
-        for (size_t i = 0; i < c->nmounts; i++)
-                v[n++] = c->mounts[i].dev;
-        *ret = v;
-        *ret_n = n;
-        return 0;
-}
-
 int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret)
 {
-        return scan_table(p, NULL, target, ret);
+        struct scan s = { .target = target, .ret_target = ret, .found = -ENOENT };
+        int r = scan_table(p, &s);
+        return r < 0 ? r : s.found;
+}
+
+int fstab_options(const struct paths *p, const char *target, char **ret)
+{
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table_from_file(p->fstab);
+        struct libmnt_fs *fs;
+        const char *o;
+
+        *ret = NULL;
+        if (!t)
+                return 0; /* no fstab: no entry */
+        fs = mnt_table_find_target(t, target, MNT_ITER_BACKWARD);
+        if (!fs || !(o = mnt_fs_get_options(fs)))
+                return 0;
+        return (*ret = strdup(o)) ? 0 : -ENOMEM;
 }

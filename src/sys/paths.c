@@ -3,10 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/auxv.h>
+#include <sys/fsuid.h>
 #include <unistd.h>
 
 #include "config-build.h"
@@ -33,6 +35,7 @@ void paths_init(struct paths *p)
                 .rundir = override("NFS_TUNED_RUNDIR", RUN_DIR),
                 .udev_control = override("NFS_TUNED_UDEV_CONTROL", "/run/udev/control"),
                 .mount_nfs = override("NFS_TUNED_MOUNT_NFS", MOUNT_NFS_PATH),
+                .fstab = override("NFS_TUNED_FSTAB", "/etc/fstab"),
                 .rootfd = -1,
         };
 }
@@ -76,4 +79,31 @@ int paths_exists(const struct paths *p, const char *path)
         int dirfd;
         const char *rel = under_root(p, path, &dirfd);
         return faccessat(dirfd, rel, F_OK, AT_EACCESS) == 0;
+}
+
+bool paths_untrusted_caller(void)
+{
+        return paths_privileged_exec() && getuid() != 0;
+}
+
+char *paths_canonical_as_caller(const char *path)
+{
+        /* a user may learn through the helper only what their own rights show them: whether
+         * a directory exists below a root-only one, say */
+        bool as_caller = paths_untrusted_caller();
+        uid_t fsuid = as_caller ? (uid_t)setfsuid(getuid()) : 0;
+        gid_t fsgid = as_caller ? (gid_t)setfsgid(getgid()) : 0;
+        char *r = realpath(path, NULL);
+
+        if (as_caller) {
+                setfsgid(fsgid);
+                setfsuid(fsuid);
+        }
+        return r;
+}
+
+bool paths_caller_may_read(const char *path)
+{
+        /* access() checks with the real uid: the caller's, on a setuid run */
+        return !paths_untrusted_caller() || access(path, R_OK) == 0;
 }

@@ -13,6 +13,7 @@ struct paths {
         const char *rundir;        /* lock files */
         const char *udev_control;  /* udev is running when it exists */
         const char *mount_nfs;     /* the real mount.nfs (config mount_nfs overrides) */
+        const char *fstab;         /* a user's mount takes helper keys from here only */
         /* -N: the caller's root directory, opened before entering the target mount
          * namespace; every path above is resolved under it (-1: as they are) */
         int rootfd;
@@ -35,3 +36,9 @@ int paths_exists(const struct paths *p, const char *path);
 
 /* Running with privileges another user granted (setuid or setgid binary). */
 bool paths_privileged_exec(void);
+/* A user other than root runs the setuid helper: their input is not the admin's. */
+bool paths_untrusted_caller(void);
+/* realpath() with the caller's rights on an untrusted run; NULL and errno as realpath(). */
+char *paths_canonical_as_caller(const char *path);
+/* The caller may read the file (always, unless an untrusted run). */
+bool paths_caller_may_read(const char *path);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,8 +41,8 @@ void program_open(struct program *p, const char *candidates)
                 if (n > 0 && n < sizeof(p->buf)) {
                         memcpy(p->buf, c, n);
                         p->buf[n] = '\0';
-                        /* no O_CLOEXEC: a script run through fexecve() needs its /dev/fd entry */
-                        int fd = open(p->buf, O_PATH);
+                        /* close-on-exec: mount.nfs must not inherit it (see exec_program()) */
+                        int fd = open(p->buf, O_PATH | O_CLOEXEC);
                         if (fd >= 0 || errno != ENOENT) {
                                 p->path = p->buf;
                                 p->fd = fd;
@@ -65,10 +66,31 @@ int program_check(const struct program *p)
         return p->error;
 }
 
+/*
+ * Runs the program with the marker that tells a copy of this helper it was run as the real
+ * mount.nfs (a divert loop).  The fd is close-on-exec so that mount.nfs does not inherit it; a
+ * script run that way finds no /dev/fd entry for its interpreter (ENOENT), so for a script the
+ * flag is cleared and the exec tried once more.
+ */
+static int exec_program(const struct program *p, char *const argv[])
+{
+        if (setenv(PROGRAM_CALLER_ENV, "1", 1) < 0)
+                return -errno;
+        fexecve(p->fd, argv, environ);
+        if (errno == ENOENT && fcntl(p->fd, F_SETFD, 0) == 0)
+                fexecve(p->fd, argv, environ);
+        return -errno;
+}
+
 int program_exec(const struct program *p, char *const argv[])
 {
-        fexecve(p->fd, argv, environ);
-        return -errno;
+        return exec_program(p, argv);
+}
+
+bool program_called_by_helper(void)
+{
+        /* plain getenv(): the answer only ever makes the helper refuse */
+        return getenv(PROGRAM_CALLER_ENV) != NULL;
 }
 
 int program_run(const struct program *p, char *const argv[], struct run_status *ret)
@@ -89,8 +111,7 @@ int program_run(const struct program *p, char *const argv[], struct run_status *
         }
         if (pid == 0) {
                 close(pipefd[0]);
-                fexecve(p->fd, argv, environ);
-                err = errno;
+                err = -exec_program(p, argv);
                 (void)!write(pipefd[1], &err, sizeof(err));
                 _exit(MNT_EX_SYSERR);
         }

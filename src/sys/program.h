@@ -30,5 +30,9 @@ struct run_status {
 
 /* fork + exec + wait.  0 and what became of the child, or -errno when it could not be run. */
 int program_run(const struct program *p, char *const argv[], struct run_status *ret);
+/* Set for the real mount.nfs: a copy of this helper run as mount.nfs sees it and refuses. */
+#define PROGRAM_CALLER_ENV "NFS_TUNED_CALLER"
+/* This process was run by the helper as the real mount.nfs: it is a copy of the helper. */
+bool program_called_by_helper(void);
 /* Replaces this process (umount pass-through); returns only on failure (-errno). */
 int program_exec(const struct program *p, char *const argv[]);

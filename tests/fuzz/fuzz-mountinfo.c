@@ -9,6 +9,8 @@
 #include "core/messages.h"
 #include "core/nfsfs.h"
 #include "core/policy.h"
+#include "core/readahead.h"
+#include "core/verify.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -29,10 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)clients_group(&c);
         free(text);
         text = fuzz_string(data, size);
-        (void)clients_add_nfsfs_servers(&c, text);
+        (void)clients_add_nfsfs_servers(&c, text, NULL, 0);
         if (nfsfs_volumes_parse(text, &devs, &ndevs) == 0)
                 free(devs);
-        for (size_t i = 0; i < c.n; i++) {
+        /* the decisions for the first clients (every client against every other is the
+         * harness's cost, not the helper's) */
+        for (size_t i = 0; i < c.n && i < 64; i++) {
                 struct nfs_request req = { .vers = c.v[i].key.vers, .transport = "tcp",
                                            .port = 2049, .xprtsec = "none", .nconnect = 8,
                                            .sec = "krb5" };
@@ -44,6 +48,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 struct verdict v = policy_decide(&pin);
                 (void)verdict_nconnect_finding(&v, &c, &f);
                 (void)verdict_krb5_finding(&v, &c, &req, &f);
+                if (c.nmounts) {
+                        const struct nfs_mount *nm = &c.mounts[i % c.nmounts];
+                        struct verify_result vr = verify_mount(nm, &v, &c.v[i].key.addr, &c);
+                        (void)verify_findings(&vr, "/mnt/x", nm, &c.v[i].key.addr, &c, &f);
+                        struct read_ahead ra = { READ_AHEAD_RSIZE_MULT, 15 };
+                        dev_t sbs[1] = { makedev(0, 50) };
+                        (void)read_ahead_plan(&ra, nm->dev, nm->rsize, sbs, 1);
+                }
                 findings_done(&f);
                 client_match_done(&cm);
         }

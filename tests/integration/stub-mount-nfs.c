@@ -9,6 +9,7 @@
  *   STUB_MOUNTINFO_LINE appended to $NFS_TUNED_MOUNTINFO: the new mount
  *   STUB_BDI            maj:min: creates $NFS_TUNED_SYSFS/class/bdi/<maj:min>/read_ahead_kb = 128
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,27 @@ static void log_line(const char *dir, const char *what)
         append(path, line);
 }
 
+/* The descriptors it inherited beyond stdin, stdout and stderr: the helper must leak none. */
+static void record_fds(const char *dir)
+{
+        char path[4096], line[32];
+        DIR *d = opendir("/proc/self/fd");
+        struct dirent *de;
+
+        snprintf(path, sizeof(path), "%s/fds", dir);
+        append(path, "");
+        if (!d)
+                return;
+        while ((de = readdir(d))) {
+                int fd = atoi(de->d_name);
+                if (de->d_name[0] == '.' || fd <= 2 || fd == dirfd(d))
+                        continue;
+                snprintf(line, sizeof(line), "%d\n", fd);
+                append(path, line);
+        }
+        closedir(d);
+}
+
 int main(int argc, char **argv)
 {
         const char *dir = getenv("STUB_DIR"), *e;
@@ -49,6 +71,7 @@ int main(int argc, char **argv)
                 append(path, "\n");
         }
         append(path, "--\n");
+        record_fds(dir);
         if ((e = getenv("STUB_EXIT")))
                 return atoi(e);
         log_line(dir, "start");

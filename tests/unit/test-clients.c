@@ -132,7 +132,7 @@ static void build(struct clients *c, const struct entry *e, const char *servers,
                 ck_assert_ptr_null(m.target); /* ownership taken */
         }
         ck_assert_int_eq(clients_group(c), 0);
-        int bad = clients_add_nfsfs_servers(c, servers);
+        int bad = clients_add_nfsfs_servers(c, servers, NULL, 0);
         ck_assert_int_ge(bad, 0);
         if (ret_bad)
                 *ret_bad = bad;
@@ -262,7 +262,7 @@ START_TEST(test_nfsfs_twice)
         const char *text = "v3 0a630001 801 1 x\nv4 0a630001 801 1 x\n";
         struct clients c = { 0 };
         build(&c, none, text, NULL);
-        ck_assert_int_eq(clients_add_nfsfs_servers(&c, text), 0);
+        ck_assert_int_eq(clients_add_nfsfs_servers(&c, text, NULL, 0), 0);
         char *s = render_clients(&c);
         ck_assert_str_eq(s, "10.99.0.1:2049 v3.-1 tcp hidden;10.99.0.1:2049 v4.-1 tcp hidden");
         free(s);
@@ -278,7 +278,7 @@ START_TEST(test_nfsfs_long_line)
         memset(pad, 'h', sizeof(pad) - 1);
         pad[sizeof(pad) - 1] = '\0';
         sbuf_add(&text, "v3 0a630001 801 1 %s\nv3 0a630002 801 1 x\n", pad);
-        ck_assert_int_eq(clients_add_nfsfs_servers(&c, text), 0);
+        ck_assert_int_eq(clients_add_nfsfs_servers(&c, text, NULL, 0), 0);
         ck_assert_uint_eq(c.n, 2);
         free(text);
         clients_done(&c);
@@ -533,7 +533,7 @@ START_TEST(test_match_maybe_cap)
                                                        "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
                                                        "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
                                                        "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
-                                                       "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"),
+                                                       "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n", NULL, 0),
                          0);
         ck_assert_uint_eq(c.n, 3 + 8);
         struct optlist l = { 0 };

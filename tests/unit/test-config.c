@@ -70,11 +70,14 @@ static const struct {
         { "[foo]\nhard\n[global]\nsoft\n", "global@t.conf:3: soft@4",
           "t.conf:1: unknown section (use [global], [server \"NAME\"] or [mountpoint \"PATH\"]); its options "
           "are ignored" },
-        /* 10: bad CIDR */
+        /* 10: bad CIDR, and why */
         { "[server \"10.0.0.0/33\"]\nnconnect=4\n[global]\nhard\n", "global@t.conf:3: hard@4",
-          "t.conf:1: not a valid CIDR (e.g. 10.0.0.0/8 or fd00::/8); its options are ignored" },
-        { "[server \"fd00::/129\"]\n", "", "t.conf:1: not a valid CIDR (e.g. 10.0.0.0/8 or fd00::/8); its options are ignored" },
-        { "[server \"nfs/x\"]\n", "", "t.conf:1: not a valid CIDR (e.g. 10.0.0.0/8 or fd00::/8); its options are ignored" },
+          "t.conf:1: not a valid CIDR: the prefix length of an IPv4 network is 0 to 32 (e.g. 10.0.0.0/8 or "
+          "fd00::/8); its options are ignored" },
+        { "[server \"fd00::/129\"]\n", "", "t.conf:1: not a valid CIDR: the prefix length of an IPv6 network "
+          "is 0 to 128 (e.g. 10.0.0.0/8 or fd00::/8); its options are ignored" },
+        { "[server \"nfs/x\"]\n", "", "t.conf:1: not a valid CIDR: the part before '/' is not an IPv4 or IPv6 "
+          "address (e.g. 10.0.0.0/8 or fd00::/8); its options are ignored" },
         /* unbalanced quotes in headers */
         { "[server \"abc]\nhard\n", "", "t.conf:1: unbalanced '\"' in section header; its options are ignored" },
         { "[server abc\"]\n", "", "t.conf:1: unbalanced '\"' in section header; its options are ignored" },
@@ -105,6 +108,16 @@ static const struct {
         { "= 4\n", "global@t.conf:1:", "t.conf:1: '' is not an option name, skipped" },
         { "nfs\"vers = 3\n", "global@t.conf:1:", "t.conf:1: 'nfs\"vers' is not an option name, skipped" },
         { "v4.1\nx-systemd_ok = 1\n", "global@t.conf:1: v4.1@1 x-systemd_ok=1@2", "" },
+        /* a UTF-8 byte-order mark is not part of the first header */
+        { "\xEF\xBB\xBF[server \"a\"]\nnconnect = 8\n", "server(a)@t.conf:1: nconnect=8@2", "" },
+        /* a header behind other bytes: its options apply nowhere, least of all to every mount */
+        { "\xE2\x80\x8B[server \"a\"]\nnconnect = 8\nnconnect_policy = refuse\n[global]\nhard\n",
+          "global@t.conf:1:\nglobal@t.conf:4: hard@5",
+          "t.conf:1: '\xE2\x80\x8B[server \"a\"]' is neither an option nor a section header (something stands "
+          "before '['?); the options after it, up to the next section header, are ignored" },
+        { "[server \"a\"]\nhard\nx[server \"b\"]\nnconnect = 8\n", "server(a)@t.conf:1: hard@2",
+          "t.conf:3: 'x[server \"b\"]' is neither an option nor a section header (something stands "
+          "before '['?); the options after it, up to the next section header, are ignored" },
         /* values checked */
         { "nconnect = 17\nnconnect = 0\nnconnect\nnconnect = 4x\nnconnect = 16\n",
           "global@t.conf:1: nconnect=16@5",
@@ -234,6 +247,11 @@ START_TEST(test_too_many_sections)
         ck_assert_uint_eq(c.n, CONFIG_SECTIONS_MAX);
         ck_assert_uint_eq(c.nerrors, 1);
         ck_assert_str_eq(c.errors[0], "t.conf:4097: more than 4096 sections, rest ignored");
+        /* said once: later files (drop-ins) add no copy of it */
+        ck_assert_int_eq(config_parse(&c, "u.conf", "[global]\nhard\n"), 0);
+        ck_assert_int_eq(config_parse(&c, "v.conf", "soft\n"), 0);
+        ck_assert_uint_eq(c.nerrors, 1);
+        ck_assert_uint_eq(c.n, CONFIG_SECTIONS_MAX);
         free(text);
         config_done(&c);
 }

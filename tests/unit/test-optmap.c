@@ -12,31 +12,33 @@ static const struct {
         const char *hint; /* opt_hint() */
 } rows[] = {
         { "read_ahead_kb", "15x", true, 0, "a size in KiB (15360), a multiple of rsize (15x) or keep" },
-        { "read_ahead_kb", "lots", true, -EINVAL, NULL },
-        { "read_ahead_kb", NULL, true, -EINVAL, NULL },
+        { "read_ahead_kb", "lots", true, -EINVAL, "a size in KiB (15360), a multiple of rsize (15x) or keep" },
+        { "read_ahead_kb", NULL, true, -EINVAL, "a size in KiB (15360), a multiple of rsize (15x) or keep" },
         { "nconnect_policy", "follow", true, 0, "warn, refuse or follow" },
-        { "nconnect_policy", "maybe", true, -EINVAL, NULL },
+        { "nconnect_policy", "maybe", true, -EINVAL, "warn, refuse or follow" },
         { "krb5_policy", "refuse", true, 0, "warn or refuse" },
-        { "krb5_policy", "follow", true, -EINVAL, NULL },
+        { "krb5_policy", "follow", true, -EINVAL, "warn or refuse" },
         { "mount_nfs", "/sbin/mount.nfs", true, 0, "an absolute path" },
-        { "mount_nfs", "mount.nfs", true, -EINVAL, NULL },
+        { "mount_nfs", "mount.nfs", true, -EINVAL, "an absolute path" },
         /* NFS options: the request parser checks them, the table gives the words */
         { "nconnect", "99", false, 0, "a number from 1 to 16" },
         { "nfsvers", "9", false, 0, "3, 4, 4.0, 4.1 or 4.2" },
         { "proto", "sctp", false, 0, "tcp, tcp6, udp, udp6, rdma or rdma6" },
         /* addr= carries why it is not used, not a hint */
-        { "addr", "10.0.0.1", false, 0, "see nfs(5)" },
-        { "hard", NULL, false, 0, "see nfs(5)" },
-        { "READ_AHEAD_KB", "lots", false, 0, "see nfs(5)" },
-        { "", NULL, false, 0, "see nfs(5)" },
+        { "addr", "10.0.0.1", false, 0, NULL },
+        { "hard", NULL, false, 0, NULL },
+        { "READ_AHEAD_KB", "lots", false, 0, NULL },
+        { "", NULL, false, 0, NULL },
+        /* a version flag without a row: the ones there are */
+        { "v4.99", NULL, false, 0, "v3, v4, v4.0, v4.1 or v4.2" },
 };
 
 START_TEST(test_rows)
 {
         ck_assert_int_eq(is_helper_key(rows[_i].name), rows[_i].helper);
         ck_assert_int_eq(opt_check_value(rows[_i].name, rows[_i].value), rows[_i].check);
-        if (rows[_i].hint)
-                ck_assert_str_eq(opt_hint(rows[_i].name), rows[_i].hint);
+        ck_assert_msg(streq_ptr_(opt_hint(rows[_i].name), rows[_i].hint), "row %d: hint %s", _i,
+                      S(opt_hint(rows[_i].name)));
 }
 END_TEST
 
@@ -52,12 +54,33 @@ START_TEST(test_flags)
 }
 END_TEST
 
+/* The one sentence for a bad value, wherever it came from. */
+static const struct {
+        const char *name, *value, *where, *want;
+} describe_rows[] = {
+        { "vers", "5", " (from the command line)",
+          "vers=5 (from the command line) is not valid: it must be 3, 4, 4.0, 4.1 or 4.2" },
+        { "v4.99", NULL, "", "v4.99 is not valid: it must be v3, v4, v4.0, v4.1 or v4.2" },
+        { "frob", "1", " (from /etc/x:3)", "frob=1 (from /etc/x:3) is not valid: see nfs(5)" },
+        { "sec", "", "", "sec= is not valid: it must be a flavour such as sys, krb5, krb5i or krb5p" },
+};
+
+START_TEST(test_describe)
+{
+        char buf[256];
+        opt_describe_invalid(buf, sizeof(buf), describe_rows[_i].name, describe_rows[_i].value,
+                             describe_rows[_i].where);
+        ck_assert_str_eq(buf, describe_rows[_i].want);
+}
+END_TEST
+
 static Suite *optmap_suite(void)
 {
         Suite *s = suite_create("optmap");
         TCase *tc = tcase_create("rows");
         tcase_add_loop_test(tc, test_rows, 0, ELEMS(rows));
         tcase_add_test(tc, test_flags);
+        tcase_add_loop_test(tc, test_describe, 0, ELEMS(describe_rows));
         suite_add_tcase(s, tc);
         return s;
 }

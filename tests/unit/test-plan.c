@@ -214,6 +214,36 @@ START_TEST(test_argv_free_null)
 }
 END_TEST
 
+/* A user's setuid run: helper keys on the command line only as fstab has them. */
+static const struct {
+        const char *cmd, *fstab, *kept, *dropped;
+} untrusted_rows[] = {
+        { "vers=3,nconnect_policy=follow,krb5_policy=warn", NULL, "vers=3", "nconnect_policy=follow,krb5_policy=warn" },
+        { "nconnect_policy=follow,read_ahead_kb=15x", "rw,user,nconnect_policy=follow,read_ahead_kb=16x",
+          "nconnect_policy=follow", "read_ahead_kb=15x" },
+        /* mount_nfs stays, to be refused outright */
+        { "mount_nfs=/tmp/x,hard", "user", "mount_nfs=/tmp/x,hard", "" },
+        { "hard,nconnect=8", "user,nconnect=4", "hard,nconnect=8", "" },
+        { "", "user", "", "" },
+};
+
+START_TEST(test_untrusted)
+{
+        struct optlist cmd = { 0 }, fstab = { 0 }, dropped = { 0 };
+        ck_assert_int_eq(optlist_parse(&cmd, untrusted_rows[_i].cmd), 0);
+        ck_assert_int_eq(optlist_parse(&fstab, untrusted_rows[_i].fstab), 0);
+        ck_assert_int_eq(settings_untrusted_drop(&cmd, untrusted_rows[_i].fstab ? &fstab : NULL, &dropped), 0);
+        char *kept = optlist_to_string(&cmd), *gone = optlist_to_string(&dropped);
+        ck_assert_str_eq(kept, untrusted_rows[_i].kept);
+        ck_assert_str_eq(gone, untrusted_rows[_i].dropped);
+        free(kept);
+        free(gone);
+        optlist_done(&cmd);
+        optlist_done(&fstab);
+        optlist_done(&dropped);
+}
+END_TEST
+
 static Suite *plan_suite(void)
 {
         Suite *s = suite_create("plan");
@@ -223,6 +253,7 @@ static Suite *plan_suite(void)
         tcase_add_loop_test(tc, test_options, 0, ELEMS(options_rows));
         tcase_add_loop_test(tc, test_argv, 0, ELEMS(argv_rows));
         tcase_add_test(tc, test_argv_free_null);
+        tcase_add_loop_test(tc, test_untrusted, 0, ELEMS(untrusted_rows));
         suite_add_tcase(s, tc);
         return s;
 }

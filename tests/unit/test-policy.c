@@ -217,7 +217,7 @@ START_TEST(test_policy)
                 ck_assert_int_eq(clients_add_mount(&c, &nm), 0);
         }
         ck_assert_int_eq(clients_group(&c), 0);
-        ck_assert_int_eq(clients_add_nfsfs_servers(&c, rows[_i].servers), 0);
+        ck_assert_int_eq(clients_add_nfsfs_servers(&c, rows[_i].servers, NULL, 0), 0);
         ck_assert_int_eq(optlist_parse(&l, rows[_i].req), 0);
         ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
         ck_assert_int_eq(nfs_addr_parse(strstr(rows[_i].req, "tcp6") ? "fd00::1" : "10.0.0.1", &a), 0);
@@ -352,7 +352,7 @@ START_TEST(test_mounts_describe)
         free(s);
         free(want);
 
-        ck_assert_int_eq(clients_add_nfsfs_servers(&c, "v3 0a000001 801 1 x\nv3 0a000001 801 1 x\n"), 0);
+        ck_assert_int_eq(clients_add_nfsfs_servers(&c, "v3 0a000001 801 1 x\nv3 0a000001 801 1 x\n", NULL, 0), 0);
         ck_assert_uint_eq(c.n, 2);
         s = client_mounts_describe(&c.v[1], &c);
         ck_assert_str_eq(s, "no mount of this mount namespace");

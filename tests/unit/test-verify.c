@@ -63,7 +63,7 @@ START_TEST(test_verify)
         }
         ck_assert_int_eq(clients_group(&c), 0);
         if (rows[_i].servers)
-                ck_assert_int_ge(clients_add_nfsfs_servers(&c, rows[_i].servers), 0);
+                ck_assert_int_ge(clients_add_nfsfs_servers(&c, rows[_i].servers, NULL, 0), 0);
         if (rows[_i].primary)
                 ck_assert_int_eq(nfs_addr_parse(rows[_i].primary, &primary), 0);
         ck_assert_int_eq(nfs_mount_from_entry("nfs", rows[_i].newm, "/mnt/b", "srv:/b", makedev(0, 41), &newm), 0);
