@@ -474,6 +474,116 @@ tc_lock_serialises() {
     [ -e "$T/run/10.99.0.1.lock" ] || fail "no lock file under the run dir"
 }
 
+# ---- hardening: what mounted before keeps mounting; no input hangs, leaks or widens a rule ----
+tc_kernel_number_forms() {
+    # the kernel reads u32 options with base 0 (0x hex, 0 octal, a leading +): the helper too
+    for v in 0x4 +4 0X4 04; do
+        : > "$T/mountinfo"
+        newmount 0:60 "${V3NEW/hard,/hard,nconnect=4,}"
+        run 10.99.0.1:/e "$DIR" -o "vers=3,nconnect=$v"
+        status_is 0 "nconnect=$v"; mount_nfs_ran; out_quiet
+        value_is "options passed" "$(argv 5)" "vers=3,nconnect=$v"
+    done
+    # 010 is 8 to the kernel: the kernel's 8 is what was planned, no "raced" warning
+    : > "$T/mountinfo"
+    newmount 0:60 "${V3NEW/hard,/hard,nconnect=8,}"
+    run 10.99.0.1:/e "$DIR" -o vers=3,nconnect=010
+    status_is 0; out_quiet
+    : > "$T/mountinfo"
+    newmount 0:60 "$V3NEW"
+    run 10.99.0.1:/e "$DIR" -o vers=3,port=0x801
+    status_is 0; mount_nfs_ran
+    # 08 is no octal number: the kernel refuses it, so does the helper, saying what it must be
+    run 10.99.0.1:/e "$DIR" -o vers=3,nconnect=08
+    status_is 32; mount_nfs_not_run; out_has "nconnect=08 (from the command line) is not valid: it must be a number from 1 to 16"
+}
+tc_bad_values_named() {
+    run 10.99.0.1:/e "$DIR" -o v4.99
+    status_is 32; out_has "refusing to mount: v4.99 (from the command line) is not valid: it must be v3, v4, v4.0, v4.1 or v4.2"
+    out_lacks "must be see"; out_lacks "v4.99="
+    conf '[global]' 'v4.99' '[server "10.0.0.0/33"]'
+    run --check-config
+    status_is 1; out_has "$T/conf:2: v4.99: v4.99 must be v3, v4, v4.0, v4.1 or v4.2, skipped"
+    out_has "not a valid CIDR: the prefix length of an IPv4 network is 0 to 32"
+}
+tc_config_not_regular() {
+    # a FIFO would block an open() without O_NONBLOCK: every mount would hang
+    rm -f "$T/conf"; mkfifo "$T/conf"
+    mkdir "$T/conf.d"; mkfifo "$T/conf.d/a.conf"; ln -s /dev/zero "$T/conf.d/b.conf"; mkdir "$T/conf.d/c.conf"
+    newmount 0:60 "$V3NEW"
+    rm -f "$T/stub/argv"
+    timeout 20 "$HELPER" 10.99.0.1:/e "$DIR" -o vers=3 > "$T/out" 2> "$T/err"; took $?
+    status_is 0; mount_nfs_ran
+    for f in conf conf.d/a.conf conf.d/b.conf conf.d/c.conf; do out_has "$T/$f: not used: not a regular file"; done
+    out_lacks "Invalid argument"
+}
+tc_empty_dropin_dir() {
+    # no drop-in at all: nothing to sort (qsort of no array is undefined behaviour)
+    mkdir "$T/conf.d"
+    conf '[global]' 'hard'
+    run --check-config
+    status_is 0; out_lacks "runtime error"
+}
+tc_config_stray_header() {
+    # a byte-order mark before the first header is not part of it
+    printf '\357\273\277[server "10.99.0.9"]\nnconnect = 8\n' > "$T/conf"
+    run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+    status_is 0; out_lacks "nconnect=8"; out_lacks "warning"
+    # a header behind other bytes: its options apply to nothing, least of all every mount
+    printf '\342\200\213[server "10.99.0.9"]\nnconnect_policy = refuse\nnconnect = 8\n[global]\nhard\n' > "$T/conf"
+    run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+    status_is 0; out_lacks "nconnect=8"; out_lacks "nconnect_policy"; out_has "hard from $T/conf:5"
+    out_has "is neither an option nor a section header"
+}
+tc_divert_loop_copy() {
+    # the real mount.nfs is a copy of the helper (not the same file): it refuses at once,
+    # instead of waiting on the lock the helper that ran it holds
+    cp "$HELPER" "$T/bin/mount.nfs.distrib"
+    export NFS_TUNED_MOUNT_NFS=$T/bin/mount.nfs.distrib
+    timeout 20 "$HELPER" 10.99.0.1:/e "$DIR" -o vers=3 > "$T/out" 2> "$T/err"; took $?
+    status_is 2; out_has "a divert loop (is the real mount.nfs a copy of this helper?)"
+    out_lacks "held"
+}
+tc_no_fd_leak() {
+    # mount.nfs inherits what the caller gave, nothing of the helper's own
+    STUB_DIR=$T/stub "$STUB" x y; mv "$T/stub/fds" "$T/fds.plain"; rm -f "$T/stub/argv"
+    newmount 0:60 "$V3NEW"
+    run 10.99.0.1:/e "$DIR" -o vers=3
+    status_is 0; value_is "descriptors mount.nfs inherited" "$(cat "$T/stub/fds")" "$(cat "$T/fds.plain")"
+    # with stdin, stdout and stderr closed, nothing of the helper lands on them
+    rm -f "$T/stub/argv"
+    "$HELPER" 10.99.0.1:/e "$DIR" -o vers=3 <&- >&- 2>&-; took $?
+    status_is 0; value_is "descriptors with stdio closed" "$(cat "$T/stub/fds")" "$(cat "$T/fds.plain")"
+}
+tc_run_dir_untrusted() {
+    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+    newmount 0:60 "$V3NEW"
+    # a run directory others may write: no lock taken in it, the mount goes on
+    chmod 777 "$T/run"
+    run 10.99.0.1:/e "$DIR" -o vers=3
+    status_is 0; mount_nfs_ran; out_has "not locking $T/run/10.99.0.1.lock"
+    [ -e "$T/run/10.99.0.1.lock" ] && fail "a lock file was made in a directory others may write"
+    # a link in its place is not followed
+    chmod 755 "$T/run"; mkdir "$T/elsewhere"; rmdir "$T/run"; ln -s "$T/elsewhere" "$T/run"
+    run 10.99.0.1:/e "$DIR" -o vers=3
+    status_is 0; mount_nfs_ran; out_has "warning: cannot lock"
+    [ -e "$T/elsewhere/10.99.0.1.lock" ] && fail "the lock was made through a link"
+    # a FIFO in place of the lock file: refused at once, never waited on
+    rm "$T/run"; mkdir "$T/run"; mkfifo "$T/run/10.99.0.1.lock"
+    timeout 20 "$HELPER" 10.99.0.1:/e "$DIR" -o vers=3 > "$T/out" 2> "$T/err"; took $?
+    status_is 0; out_has "not locking $T/run/10.99.0.1.lock"
+    # another user's lock file is not ours either
+    rm "$T/run/10.99.0.1.lock"; touch "$T/run/10.99.0.1.lock"; chown 1:1 "$T/run/10.99.0.1.lock"
+    run 10.99.0.1:/e "$DIR" -o vers=3
+    status_is 0; out_has "not locking"
+}
+tc_messages_escaped() {
+    # a newline in the input cannot forge a second message line
+    run "$(printf 'bad\nmount.nfs-tuned forged')" "$DIR"
+    status_is 1; out_has "'bad\x0amount.nfs-tuned forged' is not a remote file system"
+    value_is "lines printed" "$(printf '%s' "$OUT" | wc -l)" 1
+}
+
 if [ "${1:-}" = --list ]; then
     declare -F | sed -n 's/^declare -f tc_//p' | tr _ -
     exit 0
