@@ -80,14 +80,20 @@ lab_setup() {
 srv() { nsenter -t "$(cat /tmp/lab/srv.pid)" -n -m "$@"; }
 
 # ---------------------------------------------------------------------------------------
-nfs_mountpoints() { awk '$0 ~ / - nfs4? / { print $5 }' /proc/self/mountinfo; }
+# one a line, as paths: mountinfo writes a space as \040 (a tab \011, a newline \012)
+nfs_mountpoints() {
+	awk '$0 ~ / - nfs4? / { print $5 }' /proc/self/mountinfo |
+		while IFS= read -r d; do printf '%b\n' "$(printf '%s' "$d" | sed 's/\\\([0-7][0-7][0-7]\)/\\0\1/g')"; done
+}
 nfs_servers() { tail -n +2 /proc/fs/nfsfs/servers 2>/dev/null | grep -c .; }
 nfs_volumes() { tail -n +2 /proc/fs/nfsfs/volumes 2>/dev/null | grep -c .; }
 
 lab_cleanup() {
 	local d i
 	for i in 1 2 3; do
-		for d in $(nfs_mountpoints | tac); do umount -i -f "$d" 2>/dev/null || umount -i -l "$d" 2>/dev/null; done
+		while IFS= read -r d; do
+			umount -i -f "$d" 2>/dev/null || umount -i -l "$d" 2>/dev/null
+		done < <(nfs_mountpoints | tac)
 		[ -z "$(nfs_mountpoints)" ] && break
 	done
 	rm -rf "$CONF" "$CONF.d" /etc/fstab.lab
