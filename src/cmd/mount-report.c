@@ -70,6 +70,8 @@ static int report_clients(const struct clients *c, const struct client_match *ma
                         return -ENOMEM;
                 if (!cl->hidden)
                         snprintf(nc, sizeof(nc), "nconnect=%u", cl->nconnect);
+                else if (cl->nconnect)
+                        snprintf(nc, sizeof(nc), "%u connections (sunrpc)", cl->nconnect);
                 /* how it relates to this mount, as the core classified it */
                 log_info(match->rel[i] == CLIENT_SHARES ? "client: %s: %s, %s <- %s"
                                                         : "client: %s: %s, %s (%s)",

@@ -107,6 +107,66 @@ int clients_group(struct clients *c)
         return 0;
 }
 
+static bool switch_serves(const struct rpc_switch *sw, const struct client_key *k)
+{
+        return nfs_addr_equal(&sw->addr, &k->addr) && sw->port == k->port &&
+               streq(sw->transport, k->transport);
+}
+
+/* The hidden clients of one endpoint (the first hidden client's): their count if known. */
+static unsigned hidden_count(const struct clients *c, const struct client_key *k,
+                             const struct rpc_switch *sw, size_t n)
+{
+        unsigned vals[64];
+        size_t nv = 0, hidden = 0;
+        bool used[64] = { false };
+
+        for (size_t i = 0; i < n; i++)
+                if (switch_serves(&sw[i], k)) {
+                        if (nv == ELEMENTSOF(vals))
+                                return 0;
+                        vals[nv++] = sw[i].nxprts;
+                }
+        for (size_t j = 0; j < c->n; j++) {
+                const struct nfs_client *cl = &c->v[j];
+                if (cl->other_netns || !nfs_addr_equal(&cl->key.addr, &k->addr) ||
+                    cl->key.port != k->port || !streq(cl->key.transport, k->transport))
+                        continue;
+                if (cl->hidden) {
+                        hidden++;
+                        continue;
+                }
+                /* a visible client's switch: one with its own count, else any */
+                size_t pick = nv;
+                for (size_t i = 0; i < nv && pick == nv; i++)
+                        if (!used[i] && vals[i] == cl->nconnect)
+                                pick = i;
+                for (size_t i = 0; i < nv && pick == nv; i++)
+                        if (!used[i])
+                                pick = i;
+                if (pick == nv)
+                        return 0;
+                used[pick] = true;
+        }
+        unsigned count = 0;
+        size_t left = 0;
+        for (size_t i = 0; i < nv; i++) {
+                if (used[i])
+                        continue;
+                if (left++ && vals[i] != count)
+                        return 0; /* they disagree: which is which cannot be told */
+                count = vals[i];
+        }
+        return left == hidden ? count : 0;
+}
+
+void clients_count_hidden(struct clients *c, const struct rpc_switch *sw, size_t n)
+{
+        for (size_t j = 0; j < c->n; j++)
+                if (c->v[j].hidden && !c->v[j].nconnect)
+                        c->v[j].nconnect = hidden_count(c, &c->v[j].key, sw, n);
+}
+
 static bool version_matches(struct nfs_version have, struct nfs_version want)
 {
         if (want.major == 0)

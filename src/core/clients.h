@@ -54,6 +54,22 @@ struct client_key client_key_of(const struct nfs_mount *m);
  */
 const struct nfs_client *clients_find(const struct clients *c, const struct client_key *k);
 
+/* One RPC transport switch (/sys/kernel/sunrpc): an RPC client's transports to one server. */
+struct rpc_switch {
+        struct nfs_addr addr;
+        unsigned port;
+        char transport[8];
+        unsigned nxprts;
+};
+
+/*
+ * The connections of hidden clients, from the switches of the network namespace: the switches
+ * to a hidden client's endpoint, less one for each visible client there (its own nconnect),
+ * are the hidden ones'; when they are as many as the hidden clients there and agree, that is
+ * their nconnect.  Otherwise it stays unknown (0).
+ */
+void clients_count_hidden(struct clients *c, const struct rpc_switch *sw, size_t n);
+
 /* What one client is to a request for one server address. */
 enum client_relation {
         CLIENT_SHARES,          /* the mount will share it */

@@ -69,6 +69,20 @@ int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, s
         const char *lead = nconnect_actions[v->nconnect].lead;
         const char *todo = nconnect_actions[v->nconnect].todo;
 
+        if (v->sharing == SHARE_HIDDEN && v->effective)
+                return findings_add(
+                    out, sev,
+                    "%snconnect=%u cannot take effect: this mount shares the NFS client for %s, "
+                    "which exists in this network namespace (/proc/fs/nfsfs) but no mount of "
+                    "this mount namespace shows it (a container or a service with its own mount "
+                    "namespace)%s; it has %u connection%s (its transports in /sys/kernel/sunrpc), "
+                    "set by the first mount, and they decide this one; %s",
+                    lead, v->requested, desc,
+                    v->client->key.vers.major == 4
+                        ? " (its NFSv4 minor version is not shown, so it may be another minor "
+                          "version's client)"
+                        : "",
+                    v->effective, v->effective == 1 ? "" : "s", todo);
         if (v->sharing == SHARE_HIDDEN)
                 return findings_add(
                     out, sev,

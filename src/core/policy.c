@@ -52,7 +52,8 @@ struct verdict policy_decide(const struct policy_input *in)
         if (m->client) {
                 v.client = m->client;
                 v.sharing = m->client->hidden ? SHARE_HIDDEN : SHARE_VISIBLE;
-                v.effective = m->client->hidden ? 0 : m->client->nconnect;
+                /* a hidden client's count is known only from its RPC transports (0: unknown) */
+                v.effective = m->client->nconnect;
         } else if (m->nmaybe > 0) {
                 v.sharing = SHARE_MAYBE;
                 v.client = m->maybe[0];

@@ -13,6 +13,7 @@
 #include "shared/array.h"
 #include "shared/macro.h"
 #include "sys/fileio.h"
+#include "sys/sunrpc.h"
 
 /* Largest /proc/fs/nfsfs file read: thousands of clients fit. */
 #define NFSFS_FILE_MAX (16 * 1024 * 1024)
@@ -200,6 +201,23 @@ static void read_nfsfs_servers(const struct paths *p, const struct scan_filter *
         *ret = r == -ENOMEM ? r : 0;
 }
 
+/* The connections of hidden clients, from /sys/kernel/sunrpc where the kernel has it. */
+static int count_hidden(const struct paths *p, struct clients *c)
+{
+        _cleanup_free_ struct rpc_switch *sw = NULL;
+        size_t n = 0;
+        bool any = false;
+
+        for (size_t i = 0; i < c->n && !any; i++)
+                any = c->v[i].hidden;
+        if (!any)
+                return 0;
+        if (load_rpc_switches(p, &sw, &n) == -ENOMEM)
+                return -ENOMEM;
+        clients_count_hidden(c, sw, n);
+        return 0;
+}
+
 int load_clients(const struct paths *p, const struct scan_filter *f, struct clients *ret,
                  dev_t **ret_sbs, size_t *ret_nsbs, struct nfsfs_status *ret_nfsfs)
 {
@@ -212,7 +230,7 @@ int load_clients(const struct paths *p, const struct scan_filter *f, struct clie
         if ((r = scan_table(p, &s)) < 0 || (r = clients_group(&c)) < 0)
                 goto fail;
         read_nfsfs_servers(p, f, &c, ret_nfsfs, &r);
-        if (r < 0 || (ret_sbs && (r = add_volumes(p, &s)) < 0))
+        if (r < 0 || (ret_sbs && (r = add_volumes(p, &s)) < 0) || (r = count_hidden(p, &c)) < 0)
                 goto fail;
         *ret = c;
         if (ret_sbs) {

@@ -584,6 +584,37 @@ tc_messages_escaped() {
     value_is "lines printed" "$(printf '%s' "$OUT" | wc -l)" 1
 }
 
+# switch DIR ADDR PORT NXPRTS: one RPC transport switch under the fixture sysfs
+switch() {
+    local d=$T/sys/kernel/sunrpc/xprt-switches/$1
+    mkdir -p "$d/xprt-1-tcp" "$d/xprt-2-tcp"
+    printf 'num_xprts=%s\nnum_active=%s\nnum_unique_destaddr=1\nqueue_len=0\n' "$4" "$4" > "$d/xprt_switch_info"
+    printf '%s\n' "$2" > "$d/xprt-1-tcp/dstaddr"; printf '%s\n' "$2" > "$d/xprt-2-tcp/dstaddr"
+    # an extra transport connects lazily: until then it shows no port
+    printf '<closed>\n' > "$d/xprt-1-tcp/xprt_info"
+    printf 'last_used=0\ncur_cong=0\ncong_win=256\nmax_num_slots=65536\nmin_num_slots=2\nnum_reqs=2\nbinding_q_len=0\nsending_q_len=0\npending_q_len=0\nbacklog_q_len=0\nmain_xprt=1\nsrc_port=778\ndst_port=%s\n' "$3" > "$d/xprt-2-tcp/xprt_info"
+}
+tc_hidden_client_sunrpc() {
+    # the hidden client of 10.99.0.2 has 4 transports; the visible one of 10.99.0.1 has its own
+    # switch, and the lab's other RPC clients (rpcbind, another port) are not NFS's
+    fixture mountinfo-v3-nconnect4 nfsfs-servers-hidden nfsfs-volumes-hidden
+    switch switch-1 10.99.0.1 2049 4; switch switch-2 10.99.0.2 2049 4; switch switch-3 10.99.0.2 111 1
+    run 10.99.0.2:/export/c "$DIR" -f -v -o vers=3,nconnect=4
+    status_is 0; out_lacks "cannot take effect"; out_has "4 connections (sunrpc)"
+    out_has "verdict: shares a client of another mount namespace; nconnect: none; krb5: none; connections: 4"
+    run 10.99.0.2:/export/c "$DIR" -f -o vers=3,nconnect=8
+    status_is 0; out_has "it has 4 connections (its transports in /sys/kernel/sunrpc)"
+    # krb5 on it: its 4 connections are known, so the admin's refuse applies
+    conf 'krb5_policy = refuse'
+    run 10.99.0.2:/export/c "$DIR" -f -o vers=3,sec=krb5
+    status_is 32; out_has "refusing to mount: sec=krb5 on an NFS client with 4 connections"
+    # two switches that disagree for one hidden client: which is its own cannot be told
+    conf ''
+    switch switch-4 10.99.0.2 2049 2
+    run 10.99.0.2:/export/c "$DIR" -f -o vers=3,nconnect=4
+    status_is 0; out_has "cannot be read"
+}
+
 if [ "${1:-}" = --list ]; then
     declare -F | sed -n 's/^declare -f tc_//p' | tr _ -
     exit 0

@@ -512,6 +512,57 @@ START_TEST(test_classify)
 }
 END_TEST
 
+/* Hidden clients' connections from the RPC transport switches (/sys/kernel/sunrpc). */
+static const struct {
+        struct entry e[MAXM];
+        const char *servers;
+        const char *switches; /* "addr port nxprts;..." */
+        unsigned want;        /* the hidden client's nconnect, 0 unknown */
+} hidden_rows[] = {
+        /* one hidden client, one switch to it */
+        { { { NULL } }, "v3 0a000001 801 1 x\n", "10.0.0.1 2049 4", 4 },
+        /* a visible client beside it takes the switch with its own count */
+        { { NFS3("nconnect=2,addr=10.0.0.1", "/a") }, "v3 0a000001 801 1 x\nv3 0a000001 801 1 x\n",
+          "10.0.0.1 2049 2;10.0.0.1 2049 8", 8 },
+        /* other ports and addresses are not its */
+        { { { NULL } }, "v3 0a000001 801 1 x\n", "10.0.0.1 111 1;10.0.0.2 2049 16;10.0.0.1 2049 4", 4 },
+        /* no switch to it (an old kernel, or not connected): unknown */
+        { { { NULL } }, "v3 0a000001 801 1 x\n", "", 0 },
+        /* more switches than hidden clients, disagreeing: which is its own cannot be told */
+        { { { NULL } }, "v3 0a000001 801 1 x\n", "10.0.0.1 2049 4;10.0.0.1 2049 2", 0 },
+        /* two hidden clients that agree */
+        { { { NULL } }, "v3 0a000001 801 1 x\nv4 0a000001 801 1 x\n", "10.0.0.1 2049 4;10.0.0.1 2049 4", 4 },
+};
+
+START_TEST(test_count_hidden)
+{
+        struct clients c = { 0 };
+        struct rpc_switch sw[8];
+        size_t n = 0;
+        char *list = strdup(hidden_rows[_i].switches), *save = NULL;
+
+        build(&c, hidden_rows[_i].e, hidden_rows[_i].servers, NULL);
+        for (char *t = strtok_r(list, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+                char a[64];
+                sw[n] = (struct rpc_switch){ .transport = "tcp" };
+                ck_assert_int_eq(sscanf(t, "%63s %u %u", a, &sw[n].port, &sw[n].nxprts), 3);
+                ck_assert_int_eq(nfs_addr_parse(a, &sw[n].addr), 0);
+                n++;
+        }
+        clients_count_hidden(&c, sw, n);
+        size_t hidden = 0;
+        for (size_t i = 0; i < c.n; i++)
+                if (c.v[i].hidden) {
+                        hidden++;
+                        ck_assert_msg(c.v[i].nconnect == hidden_rows[_i].want, "row %d: hidden nconnect %u, want %u",
+                                      _i, c.v[i].nconnect, hidden_rows[_i].want);
+                }
+        ck_assert_uint_gt(hidden, 0);
+        free(list);
+        clients_done(&c);
+}
+END_TEST
+
 /* More than 8 candidate clients: the maybe list is capped, nothing overflows. */
 START_TEST(test_match_maybe_cap)
 {
@@ -597,6 +648,7 @@ static Suite *clients_suite(void)
         tc = tcase_create("match");
         tcase_add_loop_test(tc, test_match, 0, ELEMS(match_rows));
         tcase_add_loop_test(tc, test_classify, 0, ELEMS(classify_rows));
+        tcase_add_loop_test(tc, test_count_hidden, 0, ELEMS(hidden_rows));
         tcase_add_test(tc, test_match_maybe_cap);
         suite_add_tcase(s, tc);
 

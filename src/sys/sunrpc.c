@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "sys/sunrpc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/opts.h"
+#include "shared/array.h"
+#include "shared/macro.h"
+
+static inline void closedirp(DIR **d)
+{
+        if (*d)
+                closedir(*d);
+}
+
+/* A small sysfs attribute, NUL-terminated; -errno. */
+static int read_attr(const struct paths *p, const char *path, char *buf, size_t size)
+{
+        _cleanup_(closep) int fd = paths_open(p, path, O_RDONLY | O_CLOEXEC, 0);
+        if (fd < 0)
+                return fd;
+        ssize_t n = read(fd, buf, size - 1);
+        if (n < 0)
+                return -errno;
+        buf[n] = '\0';
+        return 0;
+}
+
+/* "key=value" lines (xprt_switch_info, xprt_info): the value of key, or -ENOENT. */
+static int attr_uint(const char *text, const char *key, unsigned long *ret)
+{
+        size_t klen = strlen(key);
+        for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+                if (strncmp(l, key, klen) == 0 && l[klen] == '=') {
+                        char v[32];
+                        snprintf(v, sizeof(v), "%.*s", (int)strcspn(l + klen + 1, "\n"),
+                                 l + klen + 1);
+                        return parse_uint(v, 0, UINT32_MAX, ret);
+                }
+        return -ENOENT;
+}
+
+/* The destination of one of the switch's transports that is connected (only those show a port). */
+static int read_destination(const struct paths *p, const char *dir, struct rpc_switch *sw)
+{
+        _cleanup_(closedirp) DIR *d = opendir(dir);
+        char path[PATH_MAX], buf[1024];
+        unsigned long port;
+        struct dirent *de;
+
+        if (!d)
+                return -errno;
+        while ((de = readdir(d))) {
+                const char *t = strrchr(de->d_name, '-');
+                if (strncmp(de->d_name, "xprt-", 5) != 0 || !t)
+                        continue;
+                if (snprintf(path, sizeof(path), "%s/%s/xprt_info", dir, de->d_name) >=
+                        (int)sizeof(path) ||
+                    read_attr(p, path, buf, sizeof(buf)) < 0 ||
+                    attr_uint(buf, "dst_port", &port) < 0)
+                        continue;
+                if (snprintf(path, sizeof(path), "%s/%s/dstaddr", dir, de->d_name) >=
+                        (int)sizeof(path) ||
+                    read_attr(p, path, buf, sizeof(buf)) < 0)
+                        continue;
+                buf[strcspn(buf, "\n")] = '\0';
+                if (nfs_addr_parse(buf, &sw->addr) < 0 || port > 65535)
+                        continue;
+                sw->port = (unsigned)port;
+                snprintf(sw->transport, sizeof(sw->transport), "%s", t + 1);
+                return 0;
+        }
+        return -ENOENT;
+}
+
+int load_rpc_switches(const struct paths *p, struct rpc_switch **ret, size_t *ret_n)
+{
+        _cleanup_free_ char *top = NULL;
+        _cleanup_free_ struct rpc_switch *v = NULL;
+        char path[PATH_MAX], buf[256];
+        unsigned long nx;
+        size_t n = 0;
+
+        if (asprintf(&top, "%s/kernel/sunrpc/xprt-switches", p->sysfs) < 0)
+                return -ENOMEM;
+        _cleanup_(closedirp) DIR *d = opendir(top);
+        if (!d)
+                return -errno;
+        for (struct dirent *de; (de = readdir(d));) {
+                struct rpc_switch sw = { 0 };
+                if (strncmp(de->d_name, "switch-", 7) != 0)
+                        continue;
+                snprintf(path, sizeof(path), "%s/%s/xprt_switch_info", top, de->d_name);
+                if (read_attr(p, path, buf, sizeof(buf)) < 0 ||
+                    attr_uint(buf, "num_xprts", &nx) < 0)
+                        continue;
+                snprintf(path, sizeof(path), "%s/%s", top, de->d_name);
+                if (read_destination(p, path, &sw) < 0)
+                        continue;
+                sw.nxprts = (unsigned)nx;
+                if (array_grow(&v, n) < 0)
+                        return -ENOMEM;
+                v[n++] = sw;
+        }
+        *ret = steal_pointer(&v);
+        *ret_n = n;
+        return 0;
+}
