@@ -69,34 +69,27 @@ int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, s
         const char *lead = nconnect_actions[v->nconnect].lead;
         const char *todo = nconnect_actions[v->nconnect].todo;
 
-        if (v->sharing == SHARE_HIDDEN && v->effective)
+        if (v->sharing == SHARE_HIDDEN) {
+                char count[128] = "its nconnect, set by the first mount, cannot be read and decides "
+                                  "this one";
+                if (v->effective)
+                        snprintf(count, sizeof(count),
+                                 "it has %u connection%s (its transports in /sys/kernel/sunrpc), "
+                                 "set by the first mount, and they decide this one",
+                                 v->effective, v->effective == 1 ? "" : "s");
                 return findings_add(
                     out, sev,
                     "%snconnect=%u cannot take effect: this mount shares the NFS client for %s, "
                     "which exists in this network namespace (/proc/fs/nfsfs) but no mount of "
                     "this mount namespace shows it (a container or a service with its own mount "
-                    "namespace)%s; it has %u connection%s (its transports in /sys/kernel/sunrpc), "
-                    "set by the first mount, and they decide this one; %s",
-                    lead, v->requested, desc,
-                    v->client->key.vers.major == 4
-                        ? " (its NFSv4 minor version is not shown, so it may be another minor "
-                          "version's client)"
-                        : "",
-                    v->effective, v->effective == 1 ? "" : "s", todo);
-        if (v->sharing == SHARE_HIDDEN)
-                return findings_add(
-                    out, sev,
-                    "%snconnect=%u cannot take effect: this mount shares the NFS client for %s, "
-                    "which exists in this network namespace (/proc/fs/nfsfs) but no mount of "
-                    "this mount namespace shows it (a container or a service with its own mount "
-                    "namespace)%s; its nconnect, set by the first mount, cannot be read and "
-                    "decides this one; %s",
+                    "namespace)%s; %s; %s",
                     lead, v->requested, desc,
                     v->client->key.vers.major == 4
                         ? " (its NFSv4 minor version is not shown either, so it may be "
                           "another minor version's client)"
                         : "",
-                    todo);
+                    count, todo);
+        }
         return findings_add(
             out, sev,
             "%snconnect=%u cannot take effect: this mount shares the NFS client for "
