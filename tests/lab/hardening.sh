@@ -66,3 +66,28 @@ space() {
 	[ "$(nfs_mountpoints | grep -c 'with space')" = 1 ] || fail "not in the mount table" || return
 }
 t mount-point-with-space space
+
+# a client that only /proc/fs/nfsfs shows (another mount namespace): its connections come from
+# the kernel's RPC transport switches, so asking for what it has is no conflict, and asking
+# for more says how many it has
+hidden_count() {
+	local a b pid
+	need_helper || return
+	a=$(mp a) b=$(mp b)
+	conf "[global]" "nconnect_policy = refuse"
+	unshare -m --propagation private sh -c "mount.nfs $SRV:/export/a $a -o vers=3,nconnect=4 && exec sleep 120" &
+	pid=$!
+	for i in $(seq 1 50); do [ "$(nfs_servers)" = 1 ] && break; sleep 0.2; done
+	log "  switches: $(grep -H . /sys/kernel/sunrpc/xprt-switches/*/xprt_switch_info 2>/dev/null | tr '\n' ';')"
+	hrun $SRV:/export/b "$b" -f -v -o vers=3,nconnect=8
+	local rc8=$RC out8=$OUT
+	hrun $SRV:/export/b "$b" -v -o vers=3,nconnect=4
+	kill $pid; wait $pid 2>/dev/null
+	status_is 0 "nconnect=4 on a hidden client with 4 connections" || return
+	out_lacks "cannot take effect" || return
+	nconn_is "$b" 4 || return
+	RC=$rc8 OUT=$out8
+	status_is 32 "nconnect=8 refused" || return
+	out_has "it has 4 connections (its transports in /sys/kernel/sunrpc)" || return
+}
+t hidden-client-connections-from-sunrpc hidden_count
