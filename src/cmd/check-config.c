@@ -5,14 +5,34 @@
 #include "cmd/cmd.h"
 #include "sys/conffile.h"
 
+/* -v: the files in the order read, then each section and where each value comes from. */
+static void print_layers(const struct config *c)
+{
+        for (size_t i = 0; i < c->nsources; i++)
+                printf("file: %s\n", c->sources[i]);
+        for (size_t i = 0; i < c->n; i++) {
+                const struct conf_section *s = &c->v[i];
+                printf("[%s%s%s%s] %s:%u\n", section_kind_to_string(s->kind),
+                       s->pattern ? " \"" : "", s->pattern ? s->pattern : "",
+                       s->pattern ? "\"" : "", s->file, s->line);
+                for (size_t k = 0; k < s->opts.n; k++)
+                        printf("    %s%s%s  (%s:%u)\n", s->opts.v[k].name,
+                               s->opts.v[k].value ? " = " : "",
+                               s->opts.v[k].value ? s->opts.v[k].value : "", s->file,
+                               s->opt_lines[k]);
+        }
+}
+
 /* --check-config: every problem as file:line; exit 1 when there is one. */
 int cmd_check_config(const struct cmd_env *env)
 {
         const char *path = env->paths->config;
         struct config conf = { 0 };
         /* owner checks always: report what a root mount would refuse */
-        int r = load_config(path, true, &conf);
+        int r = load_config(env->paths->vendor_config, path, true, &conf);
 
+        if (env->cl->verbose)
+                print_layers(&conf);
         for (size_t i = 0; i < conf.nerrors; i++)
                 fprintf(stderr, "%s\n", conf.errors[i]);
         if (r == 0 && conf.nerrors == 0)

@@ -18,7 +18,8 @@ int open_config_and_program(const struct cmd_env *env, struct config *conf, stru
                 return MNT_EX_SYSERR;
         }
         /* a root or setuid run trusts only root's files */
-        if (load_config(env->paths->config, geteuid() == 0 || paths_privileged_exec(), conf) < 0) {
+        if (load_config(env->paths->vendor_config, env->paths->config,
+                        geteuid() == 0 || paths_privileged_exec(), conf) < 0) {
                 log_error("out of memory");
                 return MNT_EX_SYSERR;
         }

@@ -48,8 +48,8 @@ static void report_config(const struct merged *merged)
                                  o->opt.value ? o->opt.value : "", o->from->file, o->line);
         }
         if (hidden)
-                log_info("config: %zu section%s of files you cannot read apply%s; not shown", hidden,
-                         hidden == 1 ? "" : "s", hidden == 1 ? "s" : "");
+                log_info("config: %zu section%s of files you cannot read apply%s; not shown",
+                         hidden, hidden == 1 ? "" : "s", hidden == 1 ? "s" : "");
         else
                 for (size_t i = 0; i < merged->nnotes; i++)
                         log_info("config: %s", merged->notes[i]);

@@ -202,7 +202,8 @@ static enum stage_result mount_survey(struct mount_ctx *m)
                 if (r == -EPERM)
                         log_warning("not locking %s/%s.lock: the run directory or the lock file "
                                     "is not root's, or is writable by others; going on without "
-                                    "serialising with other mounts of this server", p->rundir, abuf);
+                                    "serialising with other mounts of this server",
+                                    p->rundir, abuf);
                 else if (r == -ETIMEDOUT)
                         log_warning("another mount of %s held %s/%s.lock for %d s; going on "
                                     "without serialising with it", abuf, p->rundir, abuf,
@@ -246,9 +247,13 @@ static enum stage_result mount_decide(struct mount_ctx *m)
                 .match = &m->match,
                 .nconnect_policy = m->set.nconnect_policy,
                 .krb5_policy = m->set.krb5_policy,
+                .clients = &m->clients,
+                .host = m->spec.host,
+                .warn_shared_names = m->set.warn_shared_names,
         };
         m->verdict = policy_decide(&pin);
         if (verdict_nconnect_finding(&m->verdict, &m->clients, &m->findings) < 0 ||
+            verdict_names_finding(&m->verdict, &m->clients, m->spec.host, &m->findings) < 0 ||
             verdict_krb5_finding(&m->verdict, &m->clients, &m->req, &m->findings) < 0)
                 return oom(m);
         if (log_verbose() && report_plan(m) < 0)

@@ -29,6 +29,7 @@ void config_done(struct config *c)
                 section_done(&c->v[i]);
         free(c->v);
         strv_free(c->errors, c->nerrors);
+        strv_free(c->sources, c->nsources);
         *c = (struct config){ 0 };
 }
 
@@ -37,6 +38,15 @@ int config_add_error(struct config *c, const char *fmt, ...)
         va_list ap;
         va_start(ap, fmt);
         int r = strv_appendv(&c->errors, &c->nerrors, fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+int config_add_source(struct config *c, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        int r = strv_appendv(&c->sources, &c->nsources, fmt, ap);
         va_end(ap);
         return r;
 }
@@ -50,8 +60,20 @@ const char *section_kind_to_string(enum section_kind k)
                 return "server";
         case SECTION_MOUNTPOINT:
                 return "mountpoint";
+        case SECTION_PROFILE:
+                return "profile";
         }
         return "?";
+}
+
+bool profile_name_valid(const char *s)
+{
+        if (!s || !*s)
+                return false;
+        for (const char *p = s; *p; p++)
+                if (!isalnum((unsigned char)*p) && !strchr("-_.", *p))
+                        return false;
+        return true;
 }
 
 static char *strip(char *s)
@@ -112,17 +134,22 @@ static const char *parse_header(char *s, enum section_kind *ret_kind, char **ret
                 *ret_kind = SECTION_SERVER;
         else if (strcasecmp(body, "mountpoint") == 0)
                 *ret_kind = SECTION_MOUNTPOINT;
+        else if (strcasecmp(body, "profile") == 0)
+                *ret_kind = SECTION_PROFILE;
         else
-                return "unknown section (use [global], [server \"NAME\"] or [mountpoint \"PATH\"])";
+                return "unknown section (use [global], [server \"NAME\"], [mountpoint \"PATH\"] or "
+                       "[profile \"NAME\"])";
         if (!*arg)
                 return "section needs a pattern, e.g. [server \"nfs.example.com\"]";
         if (*ret_kind == SECTION_MOUNTPOINT && arg[0] != '/')
                 return "a mount point pattern must be an absolute path";
+        if (*ret_kind == SECTION_PROFILE && !profile_name_valid(arg))
+                return "a profile name is letters, digits, '-', '_' and '.'";
         if (*ret_kind == SECTION_SERVER && strchr(arg, '/') && !strchr(arg, '*')) {
                 const char *why = nfs_cidr_problem(arg);
                 if (why) {
-                        snprintf(err, CONFIG_WHY_MAX, "not a valid CIDR: %s (e.g. 10.0.0.0/8 or fd00::/8)",
-                                 why);
+                        snprintf(err, CONFIG_WHY_MAX,
+                                 "not a valid CIDR: %s (e.g. 10.0.0.0/8 or fd00::/8)", why);
                         return err;
                 }
         }
@@ -146,6 +173,8 @@ static const char *check_value(const struct conf_section *s, const char *key, co
         }
         if (d && (d->flags & OPTF_IGNORED))
                 return d->hint;
+        if (streq(key, "profile") && s->kind == SECTION_PROFILE)
+                return "a profile cannot name another profile";
         if (d && d->check) {
                 bad = d->check(value) < 0;
         } else if (value && !*value && !(d && (d->flags & OPTF_REQUEST))) {
@@ -361,4 +390,30 @@ const char *config_global_value(const struct config *c, const char *key, const c
                         v = o->value;
         }
         return v;
+}
+
+static bool profile_defined(const struct config *c, const char *name)
+{
+        for (size_t i = 0; i < c->n; i++)
+                if (c->v[i].kind == SECTION_PROFILE && streq(c->v[i].pattern, name))
+                        return true;
+        return false;
+}
+
+int config_check_profiles(struct config *c)
+{
+        for (size_t i = 0; i < c->n; i++) {
+                const struct conf_section *s = &c->v[i];
+                for (size_t k = 0; k < s->opts.n; k++)
+                        if (streq(s->opts.v[k].name, "profile") &&
+                            !profile_defined(c, s->opts.v[k].value) &&
+                            config_add_error(
+                                c,
+                                "%s:%u: profile %s is not defined (no [profile \"%s\"] "
+                                "section in any file read); it is not used",
+                                s->file, s->opt_lines[k], s->opts.v[k].value,
+                                s->opts.v[k].value) < 0)
+                                return -ENOMEM;
+        }
+        return 0;
 }

@@ -13,7 +13,7 @@
 /* Room for one composed reason. */
 #define CONFIG_WHY_MAX 256
 
-enum section_kind { SECTION_GLOBAL, SECTION_SERVER, SECTION_MOUNTPOINT };
+enum section_kind { SECTION_GLOBAL, SECTION_SERVER, SECTION_MOUNTPOINT, SECTION_PROFILE };
 
 struct conf_section {
         enum section_kind kind;
@@ -30,13 +30,21 @@ struct config {
         char **errors; /* "file:line: what, why" */
         size_t nerrors;
         bool sections_full; /* CONFIG_SECTIONS_MAX reached (and said) */
+        char **sources;     /* the files read, in order, and those masked */
+        size_t nsources;
 };
 
 void config_done(struct config *c);
 /* Parses one file's text; bad lines are recorded in c->errors and skipped. */
 int config_parse(struct config *c, const char *file, const char *text);
 int config_add_error(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int config_add_source(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Each `profile = NAME` that names no [profile "NAME"] section becomes an error entry. */
+int config_check_profiles(struct config *c);
 
 /* The last value of `key` in the [global] sections, or `def`. */
 const char *config_global_value(const struct config *c, const char *key, const char *def);
 const char *section_kind_to_string(enum section_kind k);
+/* Letters, digits, '-', '_' and '.'. */
+bool profile_name_valid(const char *s);

@@ -24,6 +24,8 @@ bool section_matches(const struct conf_section *s, const struct match_input *in)
         switch (s->kind) {
         case SECTION_GLOBAL:
                 return true;
+        case SECTION_PROFILE:
+                return false; /* applies only when named (config_merge()) */
         case SECTION_MOUNTPOINT: {
                 if (!in->dir)
                         return false;
@@ -139,6 +141,28 @@ static int merge_section(struct merged *m, const struct conf_section *s, bool v4
         return 0;
 }
 
+/*
+ * The profile level, between the server sections and [global]: the profile that the highest
+ * level names (the command line, a mount point, a server section, else [global]), its later
+ * sections first.
+ */
+static int merge_profile(struct merged *m, const struct config *c, bool v4_only)
+{
+        const struct merged_opt *named = merged_find(m, "profile");
+        const char *name = named ? named->opt.value : config_global_value(c, "profile", NULL);
+        int r;
+
+        if (!name)
+                return 0;
+        for (size_t si = c->n; si > 0; si--) {
+                const struct conf_section *s = &c->v[si - 1];
+                if (s->kind == SECTION_PROFILE && streq(s->pattern, name) &&
+                    (r = merge_section(m, s, v4_only)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
 int config_merge(const struct config *c, const struct optlist *cmdline,
                  const struct match_input *in, bool v4_only, struct merged *ret)
 {
@@ -159,11 +183,14 @@ int config_merge(const struct config *c, const struct optlist *cmdline,
                 goto fail;
         }
         /* the later section, and the later line, wins within a level */
-        for (size_t l = 0; l < ELEMENTSOF(levels); l++)
+        for (size_t l = 0; l < ELEMENTSOF(levels); l++) {
+                if (levels[l] == SECTION_GLOBAL && (r = merge_profile(&m, c, v4_only)) < 0)
+                        goto fail;
                 for (size_t si = c->n; si > 0; si--)
                         if (c->v[si - 1].kind == levels[l] && section_matches(&c->v[si - 1], in) &&
                             (r = merge_section(&m, &c->v[si - 1], v4_only)) < 0)
                                 goto fail;
+        }
 
         /* config options (global first) before the command line's */
         struct merged_opt *v = malloc((m.n ? m.n : 1) * sizeof(*v));

@@ -41,7 +41,7 @@ struct merged {
 
 void merged_done(struct merged *m);
 /*
- * command line > mountpoint > server > global; within a level the later line wins.  An
+ * command line > mountpoint > server > profile > global; within a level the later line wins.  An
  * option whose group (opt_group()) a higher level set is not added.  When `v4_only`, a config
  * `vers` of another major version is skipped (mount.nfs4 would reject it).
  * Result order: config options first, then the command line, so the kernel's

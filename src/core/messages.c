@@ -70,8 +70,9 @@ int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, s
         const char *todo = nconnect_actions[v->nconnect].todo;
 
         if (v->sharing == SHARE_HIDDEN) {
-                char count[128] = "its nconnect, set by the first mount, cannot be read and decides "
-                                  "this one";
+                char count[128] =
+                    "its nconnect, set by the first mount, cannot be read and decides "
+                    "this one";
                 if (v->effective)
                         snprintf(count, sizeof(count),
                                  "it has %u connection%s (its transports in /sys/kernel/sunrpc), "
@@ -98,6 +99,23 @@ int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, s
             "the first mount decides it; %s",
             lead, v->requested, desc, mounts, v->effective, v->effective == 1 ? "" : "s",
             v->effective, todo);
+}
+
+int verdict_names_finding(const struct verdict *v, const struct clients *c, const char *host,
+                          struct findings *out)
+{
+        if (v->names == ACTION_NONE)
+                return 0;
+        _cleanup_free_ char *desc = client_describe(v->client);
+        _cleanup_free_ char *mounts = client_mounts_describe(v->client, c);
+        if (!desc || !mounts)
+                return -ENOMEM;
+        return findings_add(out, SEV_WARNING,
+                            "%s shares the NFS client for %s with %s, mounted under another server "
+                            "name: every name behind one address shares its %u connection%s and "
+                            "that address's limits; to keep them apart, give each its own address "
+                            "(a private endpoint per storage account, for Azure Files)",
+                            host, desc, mounts, v->effective, v->effective == 1 ? "" : "s");
 }
 
 int verdict_krb5_finding(const struct verdict *v, const struct clients *c,

@@ -16,6 +16,10 @@ char *client_mounts_describe(const struct nfs_client *cl, const struct clients *
  */
 int verdict_nconnect_finding(const struct verdict *v, const struct clients *c,
                              struct findings *out);
+/* Other server names (storage accounts behind one address) share the client: who, and why it
+ * matters.  0 or -ENOMEM. */
+int verdict_names_finding(const struct verdict *v, const struct clients *c, const char *host,
+                          struct findings *out);
 /* The same for sec=krb5* on a client with several connections. */
 int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
                          const struct nfs_request *req, struct findings *out);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <strings.h>
 
+#include "core/config.h"
 #include "core/policy.h"
 #include "core/readahead.h"
 #include "core/request.h"
@@ -29,6 +30,16 @@ static int check_krb5_policy(const char *v)
         return policy_parse(v, &p) < 0 || p == POLICY_FOLLOW ? -EINVAL : 0;
 }
 
+static int check_profile(const char *v)
+{
+        return profile_name_valid(v) ? 0 : -EINVAL;
+}
+
+static int check_names_policy(const char *v)
+{
+        return v && (streq(v, "warn") || streq(v, "ignore")) ? 0 : -EINVAL;
+}
+
 static int check_absolute_path(const char *v)
 {
         return v && v[0] == '/' ? 0 : -EINVAL;
@@ -44,6 +55,8 @@ static const struct optdef optmap[] = {
         { "krb5_policy", NULL, OPTF_HELPER, check_krb5_policy, "warn or refuse" },
         { "mount_nfs", NULL, OPTF_HELPER | OPTF_GLOBAL_ONLY | OPTF_NO_CMDLINE, check_absolute_path,
           "an absolute path" },
+        { "profile", NULL, OPTF_HELPER, check_profile, "the name of a [profile] section" },
+        { "shared_client_names", NULL, OPTF_HELPER, check_names_policy, "warn or ignore" },
         /* what the request reads (the client key, nconnect, sec) */
         { "nconnect", NULL, OPTF_REQUEST, NULL, "a number from 1 to " STRINGIFY(NCONNECT_MAX) },
         { "vers", NULL, OPTF_REQUEST, NULL, VERS_HINT },

@@ -36,6 +36,8 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
                 (void)policy_parse(o->opt.value, &s.nconnect_policy);
         if ((o = merged_find(m, "krb5_policy")))
                 (void)policy_parse(o->opt.value, &s.krb5_policy);
+        if ((o = merged_find(m, "shared_client_names")))
+                s.warn_shared_names = streq(o->opt.value, "warn");
         *ret = s;
         return 0;
 }

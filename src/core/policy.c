@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/spec.h"
 #include "shared/macro.h"
 
 int policy_parse(const char *s, enum policy *ret)
@@ -44,6 +45,15 @@ static enum action action_of(enum policy p)
                                     : ACTION_WARN;
 }
 
+/* A mount of the client was made under another server name than this one's. */
+static bool other_names(const struct nfs_client *cl, const struct clients *c, const char *host)
+{
+        for (size_t i = 0; i < cl->nmounts; i++)
+                if (!nfs_spec_host_is(c->mounts[cl->mounts[i]].source, host))
+                        return true;
+        return false;
+}
+
 struct verdict policy_decide(const struct policy_input *in)
 {
         const struct client_match *m = in->match;
@@ -71,6 +81,10 @@ struct verdict policy_decide(const struct policy_input *in)
                 else
                         v.nconnect = action_of(in->nconnect_policy);
         }
+
+        if (in->warn_shared_names && in->host && v.sharing == SHARE_VISIBLE &&
+            other_names(v.client, in->clients, in->host))
+                v.names = ACTION_WARN;
 
         if (sec_is_krb5(in->req->sec)) {
                 if (v.effective > 1)

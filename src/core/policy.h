@@ -29,6 +29,9 @@ struct policy_input {
         const struct client_match *match;
         enum policy nconnect_policy;
         enum policy krb5_policy;        /* warn or refuse */
+        const struct clients *clients;  /* the table the match was made in */
+        const char *host;               /* the server name as typed */
+        bool warn_shared_names;         /* say when other names share the client */
 };
 
 struct verdict {
@@ -38,6 +41,7 @@ struct verdict {
         unsigned effective;     /* connections the mount will have; 0: unknown */
         enum action nconnect;
         enum action krb5;
+        enum action names;      /* other server names share the client: warn */
 };
 
 int policy_parse(const char *s, enum policy *ret);

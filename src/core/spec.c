@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "shared/macro.h"
 
@@ -52,4 +53,12 @@ void nfs_spec_done(struct nfs_spec *s)
         free(s->host);
         free(s->path);
         s->host = s->path = NULL;
+}
+
+bool nfs_spec_host_is(const char *spec, const char *host)
+{
+        size_t n = strlen(host);
+        if (spec[0] == '[')
+                return strncasecmp(spec + 1, host, n) == 0 && spec[n + 1] == ']';
+        return strncasecmp(spec, host, n) == 0 && spec[n] == ':';
 }

@@ -37,6 +37,8 @@ static int load_one(const char *path, bool check_owner, struct config *c)
         if (memchr(text, '\0', len))
                 return config_add_error(c, "%s: not used: contains a NUL byte (not a text file)",
                                         path);
+        if (config_add_source(c, "%s", path) < 0)
+                return -ENOMEM;
         return config_parse(c, path, text);
 }
 
@@ -74,14 +76,20 @@ static int list_dropins(DIR *d, char ***ret, size_t *ret_n)
         return 0;
 }
 
-static int load_dropins(const char *dir, bool check_owner, struct config *c)
+/* A drop-in directory's names, sorted, capped; none when it is missing or not trusted. */
+struct dropins {
+        const char *dir;
+        char **names;
+        size_t n;
+};
+
+static int read_dropins(const char *dir, bool check_owner, struct config *c, struct dropins *ret)
 {
         DIR *d = opendir(dir);
         struct stat st;
-        char **names;
-        size_t n;
         int r;
 
+        *ret = (struct dropins){ .dir = dir };
         if (!d)
                 return 0;
         if (check_owner && fstat(dirfd(d), &st) == 0 &&
@@ -91,32 +99,68 @@ static int load_dropins(const char *dir, bool check_owner, struct config *c)
                 return config_add_error(c, "%s: not used: not owned by root or writable by group "
                                         "or others; fix with chown root:root and chmod 755", dir);
         }
-        r = list_dropins(d, &names, &n);
+        r = list_dropins(d, &ret->names, &ret->n);
         closedir(d);
         if (r < 0)
                 return r;
-        if (n > CONFIG_DROPINS_MAX)
+        if (ret->n > CONFIG_DROPINS_MAX) {
                 r = config_add_error(c, "%s: more than %d files; only the first %d (sorted) are "
                                      "used", dir, CONFIG_DROPINS_MAX, CONFIG_DROPINS_MAX);
-        for (size_t i = 0; i < n && i < CONFIG_DROPINS_MAX && r >= 0; i++) {
-                _cleanup_free_ char *f = NULL;
-                if (asprintf(&f, "%s/%s", dir, names[i]) < 0)
-                        r = -ENOMEM;
-                else
-                        r = load_one(f, check_owner, c);
+                while (ret->n > CONFIG_DROPINS_MAX)
+                        free(ret->names[--ret->n]);
         }
-        strv_free(names, n);
         return r;
 }
 
-int load_config(const char *path, bool check_owner, struct config *c)
+static bool dropins_have(const struct dropins *d, const char *name)
+{
+        return bsearch(&name, d->names, d->n, sizeof(*d->names), cmp_str) != NULL;
+}
+
+/* A file of the admin's that masks the vendor's: a link to /dev/null (systemd's convention). */
+static bool is_mask(const char *path)
+{
+        char target[16];
+        ssize_t n = readlink(path, target, sizeof(target) - 1);
+        return n == 9 && memcmp(target, "/dev/null", 9) == 0;
+}
+
+static int load_dropin(const struct dropins *d, size_t i, bool check_owner, struct config *c)
+{
+        _cleanup_free_ char *f = NULL;
+        if (asprintf(&f, "%s/%s", d->dir, d->names[i]) < 0)
+                return -ENOMEM;
+        return is_mask(f) ? 0 : load_one(f, check_owner, c);
+}
+
+int load_config(const char *vendor_dir, const char *path, bool check_owner, struct config *c)
 {
         _cleanup_free_ char *dir = NULL;
+        struct dropins vendor = { 0 }, admin = { 0 };
         int r;
 
-        if ((r = load_one(path, check_owner, c)) < 0)
-                return r;
         if (asprintf(&dir, "%s.d", path) < 0)
                 return -ENOMEM;
-        return load_dropins(dir, check_owner, c);
+        if ((r = read_dropins(vendor_dir, check_owner, c, &vendor)) < 0 ||
+            (r = read_dropins(dir, check_owner, c, &admin)) < 0)
+                goto out;
+        /* the vendor's and the image's defaults, less those the admin's same-named files mask */
+        for (size_t i = 0; i < vendor.n && r >= 0; i++) {
+                if (dropins_have(&admin, vendor.names[i]))
+                        r = config_add_source(c, "%s/%s: masked by %s/%s", vendor_dir,
+                                              vendor.names[i], dir, vendor.names[i]);
+                else
+                        r = load_dropin(&vendor, i, check_owner, c);
+        }
+        /* then the admin's: later files win, key by key */
+        if (r >= 0)
+                r = load_one(path, check_owner, c);
+        for (size_t i = 0; i < admin.n && r >= 0; i++)
+                r = load_dropin(&admin, i, check_owner, c);
+        if (r >= 0)
+                r = config_check_profiles(c);
+out:
+        strv_free(vendor.names, vendor.n);
+        strv_free(admin.names, admin.n);
+        return r;
 }

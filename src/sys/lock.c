@@ -47,8 +47,8 @@ int lock_server(int dirfd, const char *name, int timeout_ms)
         /* the name is an address: no '/' can reach here */
         if (snprintf(file, sizeof(file), "%s.lock", name) >= (int)sizeof(file))
                 return -ENAMETOOLONG;
-        int fd = openat(dirfd, file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK,
-                        0600);
+        int fd = openat(dirfd, file,
+                        O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0600);
         if (fd < 0)
                 return -errno;
         /* a FIFO or another user's file is no lock of ours */

@@ -89,7 +89,8 @@ static int keep_entry(struct scan *s, struct libmnt_fs *fs)
         }
         if (s->filter && mnt_fs_get_id(fs) == s->filter->exclude_id)
                 return 0;
-        if (s->target ? !streq_ptr(mnt_fs_get_target(fs), s->target) : !wanted_address(s->filter, opts))
+        if (s->target ? !streq_ptr(mnt_fs_get_target(fs), s->target)
+                      : !wanted_address(s->filter, opts))
                 return 0;
         if (nfs_mount_from_entry(type, opts, mnt_fs_get_target(fs), mnt_fs_get_source(fs),
                                  mnt_fs_get_devno(fs), &m) < 0)

@@ -29,6 +29,7 @@ void paths_init(struct paths *p)
 {
         *p = (struct paths){
                 .config = override("NFS_TUNED_CONFIG", CONFIG_PATH),
+                .vendor_config = override("NFS_TUNED_VENDOR_CONFIG", VENDOR_CONFIG_DIR),
                 .mountinfo = override("NFS_TUNED_MOUNTINFO", "/proc/self/mountinfo"),
                 .nfsfs = override("NFS_TUNED_NFSFS", "/proc/fs/nfsfs"),
                 .sysfs = override("NFS_TUNED_SYSFS", "/sys"),

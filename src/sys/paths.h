@@ -7,6 +7,7 @@
 /* Every system path the helper touches, so tests can point it at fixture trees. */
 struct paths {
         const char *config;        /* drop-ins: <config>.d/<*.conf> */
+        const char *vendor_config; /* the vendor's drop-ins, read first */
         const char *mountinfo;
         const char *nfsfs;         /* directory with servers, volumes */
         const char *sysfs;

@@ -9,7 +9,7 @@ set -eu
 HELPER=$1 STUB=$2 N=${3:-200}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run" "$T/stub" "$T/mnt"
-export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
+export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_VENDOR_CONFIG=$T/vendor NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
        NFS_TUNED_SYSFS=$T/sys NFS_TUNED_RUNDIR=$T/run NFS_TUNED_UDEV_CONTROL=$T/no-udev \
        NFS_TUNED_MOUNT_NFS=$STUB STUB_DIR=$T/stub
 base_conf() { printf '[global]\nhard\n[server "10.0.0.0/8"]\nnconnect = 4\n' > "$T/conf"; }

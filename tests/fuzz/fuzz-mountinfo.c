@@ -44,10 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 struct findings f = { 0 };
                 if (clients_classify(&c, &req, &c.v[i].key.addr, &cm) < 0)
                         continue;
-                struct policy_input pin = { &req, false, &cm, POLICY_WARN, POLICY_REFUSE };
+                struct policy_input pin = { &req, false, &cm, POLICY_WARN, POLICY_REFUSE, &c, "x", true };
                 struct verdict v = policy_decide(&pin);
                 (void)verdict_nconnect_finding(&v, &c, &f);
                 (void)verdict_krb5_finding(&v, &c, &req, &f);
+                (void)verdict_names_finding(&v, &c, "x", &f);
                 if (c.nmounts) {
                         const struct nfs_mount *nm = &c.mounts[i % c.nmounts];
                         struct verify_result vr = verify_mount(nm, &v, &c.v[i].key.addr, &c);

@@ -615,6 +615,79 @@ tc_hidden_client_sunrpc() {
     status_is 0; out_has "cannot be read"
 }
 
+# ---- layered configuration and vendor profiles ----
+vendor() { mkdir -p "$T/vendor"; printf '%s\n' "${@:2}" > "$T/vendor/$1"; }
+tc_layered_config() {
+    vendor 10-image.conf '[global]' 'nconnect = 4' 'hard' 'timeo = 300'
+    vendor 20-site.conf '[global]' 'actimeo = 30' 'retrans = 5'
+    # a broken vendor file: its bad line is reported with file:line, the rest applies
+    vendor 30-broken.conf '[global]' 'nconnect_policy = sometimes' 'rsize = 65536'
+    conf '[global]' 'nconnect = 8'
+    run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+    status_is 0
+    # per key: /etc's nconnect wins, the vendor's other keys stay
+    out_has "exec: $STUB 10.99.0.1:/e $DIR -v -o hard,timeo=300,actimeo=30,retrans=5,rsize=65536,nconnect=8,vers=3"
+    out_has "config: nconnect=8 from $T/conf:2"; out_has "config: hard from $T/vendor/10-image.conf:3"
+    out_has "$T/vendor/30-broken.conf:2: nconnect_policy=sometimes"
+    # a file of the same name in /etc masks the vendor's (an empty one, or a link to /dev/null)
+    mkdir "$T/conf.d"; : > "$T/conf.d/20-site.conf"; ln -s /dev/null "$T/conf.d/30-broken.conf"
+    run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+    status_is 0; opts_lacks actimeo=30; opts_lacks rsize=65536; out_lacks "30-broken.conf:2"
+    run --check-config -v
+    status_is 0
+    grep -qF "file: $T/vendor/20-site.conf: masked by $T/conf.d/20-site.conf" "$T/out" || fail "no masking shown: $(cat "$T/out")"
+    grep -qF "    timeo = 300  ($T/vendor/10-image.conf:4)" "$T/out" || fail "no origin shown: $(cat "$T/out")"
+    # /etc's drop-ins come after /etc/nfs-tuned.conf, the vendor's before it
+    printf '[global]\nnconnect = 2\n' > "$T/conf.d/90-last.conf"
+    run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+    out_has "config: nconnect=2 from $T/conf.d/90-last.conf:2"
+}
+tc_profiles_shipped() {
+    # every shipped profile file parses without a problem
+    mkdir -p "$T/vendor"; cp "$FIXTURES"/../../profiles/*.conf "$T/vendor/"
+    run --check-config
+    status_is 0
+    # a service name gets its profile with nothing in /etc
+    run acct1.file.core.windows.net:/acct1/share "$DIR" -f -v -o sec=sys
+    status_is 0
+    out_has "-o vers=4.1,nconnect=4,sec=sys"; out_has "read-ahead: 15360 KiB"
+    out_has "config: profile=azure-files from $T/vendor/60-services.conf:5"
+    out_has "[profile \"azure-files\"] applies"
+    run fs-12345678.efs.eu-west-1.amazonaws.com:/ "$DIR" -f -v
+    status_is 0
+    out_has "-o vers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport"
+    out_has "read-ahead: 15 x the effective rsize"
+    # an admin's key overrides the profile's and keeps the rest; a server names another profile
+    conf '[server "*.file.core.windows.net"]' 'nconnect = 2' '[server "10.99.0.1"]' 'profile = azure-netapp-files'
+    run acct1.file.core.windows.net:/acct1/share "$DIR" -f -v
+    out_has "-o vers=4.1,nconnect=2"; out_has "read-ahead: 15360 KiB"
+    run 10.99.0.1:/vol1 "$DIR" -f -v -o vers=3
+    out_has "-v -o nconnect=8,rsize=262144,wsize=262144,hard,vers=3"
+    # the profile's krb5 rule: refuse
+    run 10.99.0.1:/vol1 "$DIR" -f -o vers=3,sec=krb5p
+    status_is 32; out_has "refusing to mount: sec=krb5p"
+    # a profile nobody defined is a configuration error, with its line
+    conf '[server "10.99.0.1"]' 'profile = azure-netap-files'
+    run --check-config
+    status_is 1; out_has "$T/conf:2: profile azure-netap-files is not defined"
+}
+tc_shared_client_names() {
+    # another storage account behind the same address shares the client: said by name
+    cat > "$T/mountinfo" <<EOF2
+41 21 0:60 / /mnt/acct1 rw,relatime - nfs4 acct1.file.core.windows.net:/acct1/a rw,vers=4.1,nconnect=4,addr=10.99.0.1
+EOF2
+    printf 'NV SERVER   PORT USE HOSTNAME\nv4 0a630001  801   1 10.99.0.1\n' > "$T/nfsfs/servers"
+    conf '[server "10.99.0.1"]' 'profile = azure-files'
+    mkdir -p "$T/vendor"; cp "$FIXTURES"/../../profiles/50-azure-files.conf "$T/vendor/"
+    run 10.99.0.1:/acct2/b "$DIR" -f
+    status_is 0
+    out_has "warning: 10.99.0.1 shares the NFS client for 10.99.0.1 port 2049, NFSv4.1 over tcp with /mnt/acct1 (acct1.file.core.windows.net:/acct1/a), mounted under another server name"
+    # without the profile's key: nothing said
+    conf '[server "10.99.0.1"]' 'vers = 4.1' 'nconnect = 4'
+    run 10.99.0.1:/acct2/b "$DIR" -f
+    status_is 0; out_quiet
+}
+
 if [ "${1:-}" = --list ]; then
     declare -F | sed -n 's/^declare -f tc_//p' | tr _ -
     exit 0
@@ -633,7 +706,7 @@ mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run" "$T/stub" "$T/mnt/b" "$T/bin"
 : > "$T/mountinfo"
 : > "$T/conf"
 chmod 644 "$T/conf"
-export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
+export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_VENDOR_CONFIG=$T/vendor NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
        NFS_TUNED_SYSFS=$T/sys NFS_TUNED_RUNDIR=$T/run NFS_TUNED_UDEV_CONTROL=$T/no-udev \
        NFS_TUNED_MOUNT_NFS=$STUB STUB_DIR=$T/stub
 unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS

@@ -68,7 +68,7 @@ static const struct {
         { "[server \"a\"] # the A server\nhard\n", "server(a)@t.conf:1: hard@2", "" },
         /* unknown section: its options are skipped, not made global */
         { "[foo]\nhard\n[global]\nsoft\n", "global@t.conf:3: soft@4",
-          "t.conf:1: unknown section (use [global], [server \"NAME\"] or [mountpoint \"PATH\"]); its options "
+          "t.conf:1: unknown section (use [global], [server \"NAME\"], [mountpoint \"PATH\"] or [profile \"NAME\"]); its options "
           "are ignored" },
         /* 10: bad CIDR, and why */
         { "[server \"10.0.0.0/33\"]\nnconnect=4\n[global]\nhard\n", "global@t.conf:3: hard@4",
@@ -91,11 +91,11 @@ static const struct {
         { "[mountpoint \"mnt/data\"]\n", "", "t.conf:1: a mount point pattern must be an absolute path; its options are ignored" },
         { "[global\nhard\n", "", "t.conf:1: section header without closing ']'; its options are ignored" },
         { "[]\n[\n", "",
-          "t.conf:1: unknown section (use [global], [server \"NAME\"] or [mountpoint \"PATH\"]); its options are ignored\n"
+          "t.conf:1: unknown section (use [global], [server \"NAME\"], [mountpoint \"PATH\"] or [profile \"NAME\"]); its options are ignored\n"
           "t.conf:2: section header without closing ']'; its options are ignored" },
         /* 20: a bad header after a good one: the good section keeps its options, the rest is skipped */
         { "[global]\nhard\n[bogus]\nsoft\n", "global@t.conf:1: hard@2",
-          "t.conf:3: unknown section (use [global], [server \"NAME\"] or [mountpoint \"PATH\"]); its options are ignored" },
+          "t.conf:3: unknown section (use [global], [server \"NAME\"], [mountpoint \"PATH\"] or [profile \"NAME\"]); its options are ignored" },
         /* quoted values lose their quotes */
         { "sec = \"krb5p\"\nx = \"\"\n", "global@t.conf:1: sec=krb5p@1", "t.conf:2: x=: empty value, skipped" },
         /* one option per line */
@@ -108,6 +108,11 @@ static const struct {
         { "= 4\n", "global@t.conf:1:", "t.conf:1: '' is not an option name, skipped" },
         { "nfs\"vers = 3\n", "global@t.conf:1:", "t.conf:1: 'nfs\"vers' is not an option name, skipped" },
         { "v4.1\nx-systemd_ok = 1\n", "global@t.conf:1: v4.1@1 x-systemd_ok=1@2", "" },
+        /* profiles: a name of their own, and never one profile inside another */
+        { "[profile \"a b\"]\nhard\n", "", "t.conf:1: a profile name is letters, digits, '-', '_' and '.'; its "
+          "options are ignored" },
+        { "[profile p]\nprofile = q\nhard\n", "profile(p)@t.conf:1: hard@3",
+          "t.conf:2: profile=q: a profile cannot name another profile, skipped" },
         /* a UTF-8 byte-order mark is not part of the first header */
         { "\xEF\xBB\xBF[server \"a\"]\nnconnect = 8\n", "server(a)@t.conf:1: nconnect=8@2", "" },
         /* a header behind other bytes: its options apply nowhere, least of all to every mount */
@@ -427,6 +432,8 @@ static const char levels_conf[] =
         "[mountpoint \"/mnt/data\"]\n"   /* 6 */
         "nconnect = 8\n";                /* 7 */
 
+#define PROFILES "[profile p]\nnconnect = 8\nhard\n[global]\n[profile q]\nsoft\n"
+
 static const struct {
         const char *conf;  /* NULL: levels_conf */
         const char *conf2; /* a second file, or NULL */
@@ -520,6 +527,27 @@ static const struct {
         { "[global]\nnconnect=4\n", NULL, "nconnect", "s", NULL, "/m", false, "nconnect@cmd", NULL, NULL },
         /* groups are case-insensitive in the table: NFSVERS in the config loses to v3 */
         { "[global]\nNFSVERS=4.1\n", NULL, "v3", "s", NULL, "/m", false, "v3@cmd", NULL, NULL },
+        /* profiles: command line > mountpoint > server > profile > global */
+        { PROFILES "[server s]\nprofile = p\n", NULL, "", "s", NULL, "/m", false,
+          "nconnect=8@t.conf:2,hard@t.conf:3,profile=p@t.conf:8", NULL,
+          "server@t.conf:7,profile@t.conf:1,global@t.conf:4" },
+        { PROFILES "[server s]\nprofile = p\nnconnect = 4\n", NULL, "nconnect=2", "s", NULL, "/m", false,
+          "hard@t.conf:3,profile=p@t.conf:8,nconnect=2@cmd", NULL, NULL },
+        /* 35: a server value beats the profile's, the profile's beats [global]'s */
+        { PROFILES "[server s]\nprofile = p\nnconnect = 4\n", NULL, "", "s", NULL, "/m", false,
+          "hard@t.conf:3,profile=p@t.conf:8,nconnect=4@t.conf:9", NULL, NULL },
+        { PROFILES "[global]\nprofile = p\n", NULL, "", "s", NULL, "/m", false,
+          "profile=p@t.conf:8,nconnect=8@t.conf:2,hard@t.conf:3", NULL, NULL },
+        /* the mount point names the profile that counts */
+        { PROFILES "[server s]\nprofile = p\n[mountpoint /m]\nprofile = q\n", NULL, "", "s", NULL, "/m", false,
+          "soft@t.conf:6,profile=q@t.conf:10", NULL, "mountpoint@t.conf:9,server@t.conf:7,profile@t.conf:5,global@t.conf:4" },
+        { PROFILES "[server s]\nprofile = p\n", NULL, "profile=q", "s", NULL, "/m", false,
+          "soft@t.conf:6,profile=q@cmd", NULL, NULL },
+        /* a profile nobody names applies to nothing; a later file's profile section adds to it */
+        { PROFILES, NULL, "", "s", NULL, "/m", false, "", NULL, "global@t.conf:4" },
+        /* 40 */
+        { PROFILES "[global]\nprofile = p\n", "[profile p]\nnconnect = 16\n", "", "s", NULL, "/m", false,
+          "profile=p@t.conf:8,hard@t.conf:3,nconnect=16@u.conf:2", NULL, NULL },
 };
 
 START_TEST(test_merge)
@@ -693,6 +721,20 @@ START_TEST(test_regression_request_values_unchecked)
 }
 END_TEST
 
+/* A profile named but defined in no file is an error of the configuration, with its line. */
+START_TEST(test_undefined_profile)
+{
+        struct config c = { 0 };
+        ck_assert_int_eq(config_parse(&c, "t.conf", "[server s]\nprofile = nope\n[global]\nprofile = p\n"), 0);
+        ck_assert_int_eq(config_parse(&c, "u.conf", "[profile p]\nhard\n"), 0);
+        ck_assert_int_eq(config_check_profiles(&c), 0);
+        ck_assert_uint_eq(c.nerrors, 1);
+        ck_assert_str_eq(c.errors[0], "t.conf:2: profile nope is not defined (no [profile \"nope\"] section in "
+                                      "any file read); it is not used");
+        config_done(&c);
+}
+END_TEST
+
 static const struct {
         const char *text, *def, *want;
 } global_value_rows[] = {
@@ -726,6 +768,7 @@ static Suite *config_suite(void)
         tcase_add_test(tc, test_two_files);
         tcase_add_test(tc, test_add_error);
         tcase_add_loop_test(tc, test_is_helper_key, 0, ELEMS(helper_rows));
+        tcase_add_test(tc, test_undefined_profile);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("match");

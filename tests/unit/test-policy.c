@@ -361,6 +361,61 @@ START_TEST(test_mounts_describe)
 }
 END_TEST
 
+/* Other server names behind the address of a shared client: said only where asked for. */
+static const struct {
+        const char *sources[2];
+        const char *host;
+        bool warn;
+        enum action names;
+} names_rows[] = {
+        { { "acct1.file.core.windows.net:/acct1/a", NULL }, "acct2.file.core.windows.net", true, ACTION_WARN },
+        { { "acct1.file.core.windows.net:/acct1/a", NULL }, "ACCT1.file.core.windows.net", true, ACTION_NONE },
+        { { "acct1.file.core.windows.net:/acct1/a", NULL }, "acct2.file.core.windows.net", false, ACTION_NONE },
+        { { "acct1.x:/a", "acct2.x:/b" }, "acct1.x", true, ACTION_WARN },
+        { { "[fd00::1]:/a", NULL }, "fd00::1", true, ACTION_NONE },
+};
+
+START_TEST(test_names)
+{
+        struct clients c = { 0 };
+        struct optlist l = { 0 };
+        struct nfs_request req;
+        struct nfs_addr a;
+        struct client_match m;
+        struct findings f = { 0 };
+        bool v6 = names_rows[_i].sources[0][0] == '[';
+
+        for (unsigned i = 0; i < 2 && names_rows[_i].sources[i]; i++) {
+                struct nfs_mount nm;
+                ck_assert_int_eq(nfs_mount_from_entry("nfs", v6 ? "vers=4.1,proto=tcp6,addr=fd00::1"
+                                                              : "vers=4.1,nconnect=4,addr=10.0.0.1",
+                                                      "/mnt/x", names_rows[_i].sources[i], makedev(0, 40 + i),
+                                                      &nm), 0);
+                ck_assert_int_eq(clients_add_mount(&c, &nm), 0);
+        }
+        ck_assert_int_eq(clients_group(&c), 0);
+        ck_assert_int_eq(optlist_parse(&l, v6 ? "vers=4.1,proto=tcp6" : "vers=4.1"), 0);
+        ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
+        ck_assert_int_eq(nfs_addr_parse(v6 ? "fd00::1" : "10.0.0.1", &a), 0);
+        ck_assert_int_eq(clients_classify(&c, &req, &a, &m), 0);
+        struct policy_input in = { .req = &req, .match = &m, .clients = &c, .host = names_rows[_i].host,
+                                   .warn_shared_names = names_rows[_i].warn };
+        struct verdict v = policy_decide(&in);
+        ck_assert_int_eq(v.names, names_rows[_i].names);
+        ck_assert_int_eq(verdict_names_finding(&v, &c, names_rows[_i].host, &f), 0);
+        ck_assert_uint_eq(f.n, v.names == ACTION_WARN);
+        if (f.n) {
+                ck_assert_int_eq(f.v[0].sev, SEV_WARNING);
+                ck_assert_ptr_nonnull(strstr(f.v[0].text, "mounted under another server name"));
+                ck_assert_ptr_nonnull(strstr(f.v[0].text, names_rows[_i].sources[0]));
+        }
+        findings_done(&f);
+        client_match_done(&m);
+        optlist_done(&l);
+        clients_done(&c);
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
         Suite *s = suite_create("policy");
@@ -369,6 +424,7 @@ static Suite *policy_suite(void)
         suite_add_tcase(s, tc);
         tc = tcase_create("strings");
         tcase_add_loop_test(tc, test_policy_parse, 0, ELEMS(parse_rows));
+        tcase_add_loop_test(tc, test_names, 0, ELEMS(names_rows));
         tcase_add_test(tc, test_to_string);
         tcase_add_test(tc, test_mounts_describe);
         suite_add_tcase(s, tc);
