@@ -91,9 +91,10 @@ nfs_volumes() { tail -n +2 /proc/fs/nfsfs/volumes 2>/dev/null | grep -c .; }
 lab_cleanup() {
 	local d i
 	for i in 1 2 3; do
-		while IFS= read -r d; do
+		# a pipe, not <(...): the guest has no /dev/fd
+		nfs_mountpoints | tac | while IFS= read -r d; do
 			umount -i -f "$d" 2>/dev/null || umount -i -l "$d" 2>/dev/null
-		done < <(nfs_mountpoints | tac)
+		done
 		[ -z "$(nfs_mountpoints)" ] && break
 	done
 	rm -rf "$CONF" "$CONF.d" /etc/fstab.lab
