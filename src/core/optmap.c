@@ -137,9 +137,3 @@ int opt_describe_invalid(char *buf, size_t size, const char *name, const char *v
                         value ? value : "", where, hint ? "it must be " : "see nfs(5)",
                         hint ? hint : "");
 }
-
-int opt_check_value(const char *name, const char *value)
-{
-        const struct optdef *d = optdef_find(name);
-        return d && d->check ? d->check(value) : 0;
-}

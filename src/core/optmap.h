@@ -47,5 +47,3 @@ const char *opt_hint(const char *name);
  */
 int opt_describe_invalid(char *buf, size_t size, const char *name, const char *value,
                          const char *where);
-/* A helper key's value check (0 valid, -EINVAL not); 0 for every other option. */
-int opt_check_value(const char *name, const char *value);
