@@ -114,7 +114,8 @@ static int read_dropins(const char *dir, bool check_owner, struct config *c, str
 
 static bool dropins_have(const struct dropins *d, const char *name)
 {
-        return bsearch(&name, d->names, d->n, sizeof(*d->names), cmp_str) != NULL;
+        /* no names, no array: bsearch() wants one */
+        return d->n && bsearch(&name, d->names, d->n, sizeof(*d->names), cmp_str) != NULL;
 }
 
 /* A file of the admin's that masks the vendor's: a link to /dev/null (systemd's convention). */
