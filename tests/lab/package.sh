@@ -181,16 +181,23 @@ p_umount() {
 	done
 }
 
-# an fstab "user" mount by an ordinary user: mount(8) runs the setuid helper as that user
+# an fstab "user" mount by an ordinary user: mount(8) drops to the user's uid and runs the
+# helper, which is setuid root like the mount.nfs it replaces. The read-ahead (a root-only
+# sysfs write, the one setting here) shows it ran as root: a helper without the bit still
+# mounts, through the setuid real mount.nfs, but cannot set it
 p_user() {
 	local f
 	have_debs || return
 	f=$(mp f)
 	echo "$SRV:/export/f $f nfs vers=3,user,noauto 0 0" >/etc/fstab
+	conf "[global]" "read_ahead_kb = 4096"
 	xrun setpriv --reuid=65534 --regid=65534 --clear-groups mount -v "$f"
 	rc_is 0 "user mount as nobody" || return
 	out_has "mount\.nfs-tuned: exec: $D12 " "the helper ran for the user" || return
 	mounted "$f" || return
+	[ "$(ra_of "$f")" = 4096 ] || fail "read_ahead_kb $(ra_of "$f"), not 4096: the helper did not run as root" || return
+	[ "$(stat -c '%a %U' /usr/sbin/mount.nfs-tuned)" = "4755 root" ] ||
+		fail "the helper is $(stat -c '%a %U' /usr/sbin/mount.nfs-tuned), not setuid root" || return
 	xrun setpriv --reuid=65534 --regid=65534 --clear-groups umount "$f"
 	rc_is 0 "user umount" || return
 	not_mounted "$f" || return
