@@ -21,6 +21,19 @@ if ! lab_setup >"$results/setup.log" 2>&1; then
 fi
 echo "lab: server ready at $(cut -d' ' -f1 /proc/uptime) s (helper: $([ -x "$H" ] && echo "$H" || echo none))"
 
+if [ "$LAB_MODE" = boot ]; then
+	# systemd takes over as PID 1 when this returns (/init); lab-check.service ends the run
+	if bash /lab/guest/boot.sh prepare >>"$results/setup.log" 2>&1; then
+		echo "lab: package installed, systemd takes over at $(cut -d' ' -f1 /proc/uptime) s"
+	else
+		tail -n 20 "$results/setup.log"
+		echo "FAIL boot: preparing the boot failed (see setup.log)" | tee -a "$LAB_LINES"
+		cp "$LAB_LINES" "$results/lines"
+		echo "0 passed, 1 failed" | tee "$results/summary"
+	fi
+	exit 0
+fi
+
 if [ "$LAB_MODE" = demo ]; then
 	bash /lab/guest/demo.sh
 	echo "lab: demo done at $(cut -d' ' -f1 /proc/uptime) s"

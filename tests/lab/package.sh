@@ -1,0 +1,337 @@
+# Scenario: the Debian package, as an admin uses it (lab/debs builds the packages from the
+# tree and the guest's own nfs-common). With nothing configured, mount -t nfs, -t nfs4,
+# mount -a, umount and a setuid user mount go through the helper; nfs-common can be
+# reinstalled and upgraded to Debian 13's /usr/sbin layout under it; purge puts the real
+# mount.nfs back byte for byte; upgrades of the package keep it working; a LOCAL diversion
+# stops the install. The checks run in order: each leaves the packages as the next expects.
+# At the end nfs-common is the guest's own again, for the scenarios after this one.
+
+DEBS=/lab/debs
+TUNED=$(ls $DEBS/nfs-tuned_*.deb 2>/dev/null | grep -v '~prev' | head -n1)
+PREV=$(ls $DEBS/nfs-tuned_*~prev_*.deb 2>/dev/null | head -n1)
+NC12=$(ls $DEBS/nfs-common_*.deb 2>/dev/null | grep -v '+usrsbin' | head -n1)
+NC13=$(ls $DEBS/nfs-common_*+usrsbin_*.deb 2>/dev/null | head -n1)
+D12=/sbin/mount.nfs.distrib
+D13=/usr/sbin/mount.nfs.usr-is-merged
+export DEBIAN_FRONTEND=noninteractive
+
+have_debs() { [ -n "$TUNED" ] && [ -n "$PREV" ] && [ -n "$NC12" ] && [ -n "$NC13" ] ||
+	skip "no packages in $DEBS (lab/debs: dpkg-buildpackage, debhelper)"; }
+sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
+# the real binary as nfs-common ships it, read from its own package
+deb_sha() { dpkg-deb --fsys-tarfile "$1" | tar -xO "./$2" | sha256sum | cut -d' ' -f1; }
+SHA12=$([ -n "$NC12" ] && deb_sha "$NC12" sbin/mount.nfs)
+SHA13=$([ -n "$NC13" ] && deb_sha "$NC13" usr/sbin/mount.nfs)
+
+# real_at PATH SHA: nfs-common's binary, unchanged and setuid root, is at PATH
+real_at() {
+	[ -f "$1" ] && [ ! -L "$1" ] || fail "$1 is not a file" || return
+	[ "$(sha "$1")" = "$2" ] || fail "$1: sha256 $(sha "$1"), not nfs-common's $2" || return
+	[ "$(stat -c '%a %U' "$1")" = "4755 root" ] ||
+		fail "$1: mode $(stat -c '%a %U' "$1"), expected 4755 root" || return
+}
+# the package is installed and in front: two diversions, the helper at both names
+in_front() {
+	local d
+	d=$(dpkg-divert --list | grep -c 'by nfs-tuned$')
+	[ "$d" = 2 ] || fail "$d diversions by nfs-tuned: $(dpkg-divert --list | tr '\n' ';')" || return
+	dpkg-divert --list | grep -q "^diversion of /sbin/mount.nfs to $D12 by nfs-tuned" ||
+		fail "no diversion of /sbin/mount.nfs to $D12" || return
+	dpkg-divert --list | grep -q "^diversion of /usr/sbin/mount.nfs to $D13 by nfs-tuned" ||
+		fail "no diversion of /usr/sbin/mount.nfs to $D13" || return
+	[ "$(readlink -f /sbin/mount.nfs)" = /usr/sbin/mount.nfs-tuned ] ||
+		fail "/sbin/mount.nfs resolves to $(readlink -f /sbin/mount.nfs), not the helper" || return
+	[ "$(stat -c '%a %U' /usr/sbin/mount.nfs-tuned)" = "4755 root" ] ||
+		fail "/usr/sbin/mount.nfs-tuned mode $(stat -c '%a %U' /usr/sbin/mount.nfs-tuned)" || return
+	[ "$(readlink -f /usr/sbin/umount.nfs4)" = /usr/sbin/mount.nfs-tuned ] ||
+		fail "umount.nfs4 resolves to $(readlink -f /usr/sbin/umount.nfs4)" || return
+	[ ! -e "$CONF" ] || fail "$CONF exists: the package must work without it" || return
+}
+# the package is gone: no diversion, no file of it, nfs-common's binary at NAME
+gone() { # NAME SHA
+	[ -z "$(dpkg-divert --list | grep 'mount\.nfs')" ] ||
+		fail "diversions left: $(dpkg-divert --list | grep 'mount\.nfs' | tr '\n' ';')" || return
+	real_at "$1" "$2" || return
+	[ "$(readlink -f /sbin/mount.nfs)" = "$(readlink -f "$1")" ] || fail "/sbin/mount.nfs is not $1" || return
+	local f left=
+	# /usr/sbin/mount.nfs is nfs-common's again (real_at above)
+	for f in $(dpkg-deb -c "$TUNED" | awk '$1 !~ /^d/ { print substr($6, 2) }'); do
+		[ "$f" != /usr/sbin/mount.nfs ] || continue
+		[ -e "$f" ] || [ -L "$f" ] && left="$left $f"
+	done
+	[ -z "$left" ] || fail "files of the package left:$left" || return
+	[ ! -e /usr/share/doc/nfs-tuned ] || fail "/usr/share/doc/nfs-tuned left" || return
+	[ ! -e "$D12" ] && [ ! -e "$D13" ] || fail "a diverted copy is left: $(ls $D12 $D13 2>/dev/null)" || return
+}
+status_is() { # WANT
+	local s
+	s=$(dpkg-query -W -f '${db:Status-Abbrev}${Version}' nfs-tuned 2>/dev/null)
+	[ "$s" = "$1" ] || fail "dpkg says nfs-tuned is '$s', expected '$1'" || return
+}
+# purged or never installed (a failed first install leaves nothing either)
+not_installed() {
+	local s
+	s=$(dpkg-query -W -f '${db:Status-Abbrev}' nfs-tuned 2>/dev/null)
+	# the second letter: n(ot-installed) or c(onfig-files; the postrm alone is left)
+	case $s in ''|?n*|?c*) ;; *) fail "dpkg says nfs-tuned is '$s', expected not installed" ;; esac
+}
+pkg() { # dpkg/apt COMMAND...: run it, rc 0
+	xrun "$@"
+	status_is 0 "$*" || return
+}
+# a mount through mount(8) that the helper's own -v output shows, running REAL
+via_helper() { # REAL TYPE SPEC DIR OPTS
+	xrun mount -v -t "$2" "$3" "$4" ${5:+-o "$5"}
+	status_is 0 "mount -v -t $2 $3" || return
+	out_matches "mount\.nfs-tuned: exec: $1 " "the helper ran $1" || return
+	mounted "$4" || return
+}
+# mount without the helper: nothing of it in mount's -v output
+without_helper() { # DIR
+	xrun mount -v -t nfs $SRV:/export/a "$1" -o vers=3
+	status_is 0 "mount -t nfs after removal" || return
+	out_no_match 'mount\.nfs-tuned' || return
+	mounted "$1" || return
+	xrun umount "$1"
+	status_is 0 || return
+}
+V=$([ -n "$TUNED" ] && dpkg-deb -f "$TUNED" Version)
+
+p_install() {
+	have_debs || return
+	real_at /sbin/mount.nfs "$SHA12" "before" || return
+	xrun apt install -y "$TUNED"
+	if [ "$RC" != 0 ]; then
+		# apt needs its lists for some dependency checks; dpkg is what it runs in the end
+		log "  apt could not install offline; dpkg -i"
+		pkg dpkg -i "$TUNED" || return
+	fi
+	status_is "ii $V" || return
+	in_front || return
+	real_at $D12 "$SHA12" || return
+	[ ! -e $D13 ] || fail "$D13 exists (nothing should be renamed there)" || return
+}
+
+p_mount_nfs() {
+	local a b
+	have_debs || return
+	a=$(mp a) b=$(mp b)
+	via_helper $D12 nfs $SRV:/export/a "$a" vers=3,nconnect=4 || return
+	nconn_is "$a" 4 || return
+	# the default policy, with no configuration: a warning from the helper itself
+	xrun mount -t nfs $SRV:/export/b "$b" -o vers=3,nconnect=8
+	status_is 0 || return
+	out_matches '^mount\.nfs-tuned: warning: nconnect=8 cannot take effect' || return
+	nconn_is "$b" 4 "shares a's client" || return
+}
+
+p_mount_nfs4() {
+	local a
+	have_debs || return
+	a=$(mp a)
+	xrun mount -v -t nfs4 $SRV:/export/a "$a"
+	status_is 0 "mount -t nfs4" || return
+	out_matches "mount\.nfs-tuned: exec: $D12 .*\(as mount\.nfs4\)" || return
+	case $(mi_opt "$a" vers) in 4*) ;; *) fail "vers=$(mi_opt "$a" vers), expected 4.x" || return ;; esac
+}
+
+p_fstab() {
+	local c d e
+	have_debs || return
+	c=$(mp c) d=$(mp d) e=$(mp e)
+	cat >/etc/fstab <<-EOF
+	$SRV:/export/c $c nfs vers=4.1,nconnect=4 0 0
+	$SRV:/export/d $d nfs vers=4.1,nconnect=2,_netdev 0 0
+	$SRV:/export/e $e nfs4 noauto 0 0
+	EOF
+	log "  fstab: $(tr '\n' ';' </etc/fstab)"
+	xrun mount -a -v -t nfs,nfs4
+	status_is 0 "mount -a" || return
+	out_matches "mount\.nfs-tuned: endpoint: $SRV:/export/c " "the helper mounted c" || return
+	out_matches "mount\.nfs-tuned: endpoint: $SRV:/export/d " "the helper mounted d" || return
+	out_matches 'mount\.nfs-tuned: warning: nconnect=2 cannot take effect' "d shares c's client" || return
+	mounted "$c" && mounted "$d" && not_mounted "$e" noauto || return
+	nconn_is "$d" 4 || return
+	xrun mount -v "$e"
+	status_is 0 "mount DIR from fstab" || return
+	out_matches "mount\.nfs-tuned: exec: $D12 .*\(as mount\.nfs4\)" || return
+	xrun umount -a -t nfs,nfs4
+	status_is 0 "umount -a" || return
+	[ -z "$(nfs_mountpoints)" ] || fail "still mounted after umount -a: $(nfs_mountpoints)" || return
+}
+
+# umount(8) runs umount.nfs/umount.nfs4, nfs-common's links to mount.nfs: the helper hands
+# over to the real one. Shown by the helper's own refusal when told the real one is absent
+p_umount() {
+	local a b
+	have_debs || return
+	a=$(mp a) b=$(mp b)
+	xrun mount -t nfs $SRV:/export/a "$a" -o vers=3
+	status_is 0 || return
+	xrun mount -t nfs4 $SRV:/export/b "$b"
+	status_is 0 || return
+	for d in "$a" "$b"; do
+		xrun env NFS_TUNED_MOUNT_NFS=/nonexistent/mount.nfs umount "$d"
+		[ "$RC" != 0 ] || fail "umount $d succeeded without a real mount.nfs: not through the helper" || return
+		out_matches '^mount\.nfs-tuned: cannot run the real mount\.nfs /nonexistent/mount\.nfs' || return
+		mounted "$d" || return
+		xrun umount "$d"
+		status_is 0 "umount $d" || return
+		not_mounted "$d" || return
+	done
+}
+
+# an fstab "user" mount by an ordinary user: mount(8) drops to the user's uid and runs the
+# helper, which is setuid root like the mount.nfs it replaces. The read-ahead (a root-only
+# sysfs write, the one setting here) shows it ran as root: a helper without the bit still
+# mounts, through the setuid real mount.nfs, but cannot set it
+p_user() {
+	local f
+	have_debs || return
+	f=$(mp f)
+	echo "$SRV:/export/f $f nfs vers=3,user,noauto 0 0" >/etc/fstab
+	conf "[global]" "read_ahead_kb = 4096"
+	xrun setpriv --reuid=65534 --regid=65534 --clear-groups mount -v "$f"
+	status_is 0 "user mount as nobody" || return
+	out_matches "mount\.nfs-tuned: exec: $D12 " "the helper ran for the user" || return
+	mounted "$f" || return
+	[ "$(ra_of "$f")" = 4096 ] || fail "read_ahead_kb $(ra_of "$f"), not 4096: the helper did not run as root" || return
+	[ "$(stat -c '%a %U' /usr/sbin/mount.nfs-tuned)" = "4755 root" ] ||
+		fail "the helper is $(stat -c '%a %U' /usr/sbin/mount.nfs-tuned), not setuid root" || return
+	xrun setpriv --reuid=65534 --regid=65534 --clear-groups umount "$f"
+	status_is 0 "user umount" || return
+	not_mounted "$f" || return
+}
+
+# dpkg -i DEB; then the helper is in front, nfs-common's binary at REAL (SHA), and mounts
+install_and_mount() { # DEB REAL SHA
+	pkg dpkg -i "$1" || return
+	in_front || return
+	real_at "$2" "$3" || return
+	via_helper "$2" nfs $SRV:/export/a "$(mp a)" vers=3 || return
+}
+
+p_reinstall_nfs_common() {
+	have_debs || return
+	install_and_mount "$NC12" $D12 "$SHA12" || return
+}
+
+p_reinstall_self() {
+	have_debs || return
+	install_and_mount "$TUNED" $D12 "$SHA12" || return
+	status_is "ii $V" || return
+}
+
+# mount_nfs naming the helper's own name: it refuses to run itself (exit 2)
+p_loop() {
+	local a
+	have_debs || return
+	a=$(mp a)
+	conf "[global]" "mount_nfs = /usr/sbin/mount.nfs"
+	xrun mount -t nfs $SRV:/export/a "$a" -o vers=3
+	status_is 2 "divert loop through mount(8)" || return
+	out_matches 'divert loop' || return
+	not_mounted "$a" || return
+}
+
+p_purge() { # COMMAND NAME SHA: purge with COMMAND; then the real mount.nfs is at NAME with SHA
+	have_debs || return
+	pkg $1 nfs-tuned || return
+	shift
+	not_installed || return
+	gone "$1" "$2" || return
+	[ ! -e /run/nfs-tuned ] || fail "/run/nfs-tuned left after purge" || return
+	without_helper "$(mp a)" || return
+}
+
+p_upgrade_from_previous() {
+	have_debs || return
+	pkg dpkg -i "$PREV" || return
+	in_front || return
+	xrun apt install -y "$TUNED"
+	[ "$RC" = 0 ] || { log "  apt failed offline; dpkg -i"; pkg dpkg -i "$TUNED"; } || return
+	status_is "ii $V" || return
+	in_front || return
+	real_at $D12 "$SHA12" || return
+	via_helper $D12 nfs $SRV:/export/a "$(mp a)" vers=3 || return
+}
+
+# nfs-common moves mount.nfs to /usr/sbin (Debian 13) while the helper is installed
+p_upgrade_nfs_common() {
+	local b
+	have_debs || return
+	pkg dpkg -i "$NC13" || return
+	in_front || return
+	real_at $D13 "$SHA13" || return
+	[ ! -e $D12 ] || fail "$D12 is still there after the upgrade" || return
+	[ "$(readlink /usr/sbin/mount.nfs4)" = mount.nfs ] || fail "/usr/sbin/mount.nfs4 lost" || return
+	via_helper $D13 nfs $SRV:/export/a "$(mp a)" vers=3 || return
+	b=$(mp b)
+	xrun mount -v -t nfs4 $SRV:/export/b "$b"
+	status_is 0 || return
+	out_matches "mount\.nfs-tuned: exec: $D13 .*\(as mount\.nfs4\)" || return
+	xrun umount "$b"
+	status_is 0 || return
+	not_mounted "$b" || return
+}
+
+# installed on the Debian 13 layout from scratch, then removed (not purged)
+p_install_remove_13() {
+	have_debs || return
+	install_and_mount "$TUNED" $D13 "$SHA13" || return
+	xrun umount "$MNT/a"
+	pkg dpkg -r nfs-tuned || return
+	gone /usr/sbin/mount.nfs "$SHA13" || return
+	without_helper "$(mp a)" || return
+}
+
+# a diversion the admin made by hand (an earlier contrib/divert-mount.nfs) is left alone:
+# the install stops before changing anything
+p_local_diversion() {
+	local before after
+	have_debs || return
+	xrun dpkg-divert --local --rename --divert /sbin/mount.nfs.local --add /sbin/mount.nfs
+	status_is 0 || return
+	printf '#!/bin/sh\nexit 32\n' >/sbin/mount.nfs && chmod 755 /sbin/mount.nfs
+	before=$(dpkg-divert --list | sort; sha /sbin/mount.nfs; sha /sbin/mount.nfs.local)
+	xrun dpkg -i "$TUNED"
+	after=$(dpkg-divert --list | sort; sha /sbin/mount.nfs; sha /sbin/mount.nfs.local)
+	local out=$OUT rc=$RC
+	rm -f /sbin/mount.nfs
+	dpkg-divert --rename --remove /sbin/mount.nfs >>"$LAB_DETAILS" 2>&1
+	OUT=$out RC=$rc
+	[ "$RC" != 0 ] || fail "the install went on over a LOCAL diversion" || return
+	out_matches 'nfs-tuned: /sbin/mount.nfs is already diverted by LOCAL' || return
+	out_matches 'Nothing was changed' || return
+	[ "$before" = "$after" ] || fail "the failed install changed diversions or files: $after" || return
+	not_installed || return
+	gone /usr/sbin/mount.nfs "$SHA13" || return
+}
+
+# back to the guest's own nfs-common (a downgrade to the /sbin layout, no helper)
+p_restore() {
+	have_debs || return
+	pkg dpkg -i "$NC12" || return
+	real_at /sbin/mount.nfs "$SHA12" || return
+	[ "$(readlink /sbin/umount.nfs4)" = mount.nfs ] || fail "/sbin/umount.nfs4 lost" || return
+	without_helper "$(mp a)" || return
+}
+
+t install p_install
+t mount-t-nfs p_mount_nfs
+t mount-t-nfs4 p_mount_nfs4
+t mount-a-fstab p_fstab
+t umount-through-helper p_umount
+t user-mount-setuid p_user
+t reinstall-nfs-common p_reinstall_nfs_common
+t reinstall-self p_reinstall_self
+t divert-loop p_loop
+t purge-restores-sbin p_purge "apt purge -y" /sbin/mount.nfs "$SHA12"
+t upgrade-from-previous p_upgrade_from_previous
+t nfs-common-to-usr-sbin p_upgrade_nfs_common
+# dpkg: apt refuses to act while the stand-in nfs-common breaks nfs-kernel-server's
+# dependency on nfs-common of its own version (the lab's server; Debian 13 has both)
+t purge-restores-usr-sbin p_purge "dpkg -P" /usr/sbin/mount.nfs "$SHA13"
+t install-remove-usr-sbin p_install_remove_13
+t local-diversion-left-alone p_local_diversion
+t restore-nfs-common p_restore

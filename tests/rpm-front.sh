@@ -1,0 +1,68 @@
+#!/bin/bash
+# rpm/nfs-tuned-front in a scratch /usr/sbin: enable puts the helper in front and keeps the
+# real binary (same bytes, setuid) aside; an nfs-utils update followed by the trigger's
+# reapply keeps it in front with the new binary aside; disable restores the real one;
+# bad states give a clear message and change nothing.
+#   tests/rpm-front.sh SCRIPT
+set -u
+script=$1
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+export NFS_TUNED_SBIN=$d/sbin NFS_TUNED_STATE=$d/state/front
+mkdir -p "$d/sbin"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+run() { OUT=$("$script" "$@" 2>&1); RC=$?; echo "\$ nfs-tuned-front $* -> $RC: $OUT"; }
+
+printf 'real mount.nfs 1\n' >"$d/sbin/mount.nfs"
+chmod 4755 "$d/sbin/mount.nfs"
+printf '#!/bin/sh\n' >"$d/sbin/mount.nfs-tuned"
+chmod 4755 "$d/sbin/mount.nfs-tuned"
+sha1=$(sha "$d/sbin/mount.nfs")
+
+run status
+[ "$RC" = 0 ] && [[ $OUT == disabled* ]] || fail "status before enable"
+run reapply
+[ "$RC" = 0 ] && [ ! -L "$d/sbin/mount.nfs" ] || fail "reapply without enable must do nothing"
+
+run enable
+[ "$RC" = 0 ] || fail "enable"
+[ "$(readlink "$d/sbin/mount.nfs")" = mount.nfs-tuned ] || fail "mount.nfs is not a link to the helper"
+[ "$(sha "$d/sbin/mount.nfs.nfs-utils")" = "$sha1" ] || fail "the real binary aside differs"
+[ "$(stat -c %a "$d/sbin/mount.nfs.nfs-utils")" = 4755 ] || fail "the real binary aside lost its mode"
+[ -e "$NFS_TUNED_STATE" ] || fail "enable not remembered"
+run enable
+[ "$RC" = 0 ] && [ "$(sha "$d/sbin/mount.nfs.nfs-utils")" = "$sha1" ] || fail "enable twice"
+
+# an nfs-utils update: rpm writes its new binary over the link, then the trigger runs
+printf 'real mount.nfs 2\n' >"$d/sbin/mount.nfs.rpmnew" && chmod 4755 "$d/sbin/mount.nfs.rpmnew"
+mv -f "$d/sbin/mount.nfs.rpmnew" "$d/sbin/mount.nfs"
+sha2=$(sha "$d/sbin/mount.nfs")
+run status
+[ "$RC" = 1 ] && [[ $OUT == *"not the helper"* ]] || fail "status after an update must say the helper is not in front"
+run reapply
+[ "$RC" = 0 ] && [ "$(readlink "$d/sbin/mount.nfs")" = mount.nfs-tuned ] || fail "reapply after an update"
+[ "$(sha "$d/sbin/mount.nfs.nfs-utils")" = "$sha2" ] || fail "the new binary is not the one aside"
+
+run disable
+[ "$RC" = 0 ] && [ ! -L "$d/sbin/mount.nfs" ] || fail "disable"
+[ "$(sha "$d/sbin/mount.nfs")" = "$sha2" ] && [ "$(stat -c %a "$d/sbin/mount.nfs")" = 4755 ] ||
+	fail "disable did not restore the real binary with its mode"
+[ ! -e "$d/sbin/mount.nfs.nfs-utils" ] && [ ! -e "$NFS_TUNED_STATE" ] || fail "disable left files"
+
+# bad states: nothing to put aside; the helper missing
+mv "$d/sbin/mount.nfs" "$d/keep"
+run enable
+[ "$RC" = 1 ] && [[ $OUT == *"install nfs-utils"* ]] || fail "enable without mount.nfs must say so"
+[ ! -e "$d/sbin/mount.nfs" ] || fail "enable without mount.nfs created one"
+mv "$d/keep" "$d/sbin/mount.nfs"
+rm "$d/sbin/mount.nfs-tuned"
+run enable
+[ "$RC" = 1 ] && [[ $OUT == *"no $d/sbin/mount.nfs-tuned"* ]] || fail "enable without the helper must say so"
+[ ! -L "$d/sbin/mount.nfs" ] || fail "enable without the helper changed mount.nfs"
+run frobnicate
+[ "$RC" = 1 ] && [[ $OUT == usage:* ]] || fail "a bad argument must print the usage"
+
+[ "$fails" = 0 ] && echo "all passed"
+[ "$fails" = 0 ]
