@@ -2,6 +2,7 @@
 #include "sys/paths.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,4 +77,18 @@ int paths_exists(const struct paths *p, const char *path)
         int dirfd;
         const char *rel = under_root(p, path, &dirfd);
         return faccessat(dirfd, rel, F_OK, AT_EACCESS) == 0;
+}
+
+int paths_rename(const struct paths *p, const char *from, const char *to)
+{
+        int fromfd, tofd;
+        const char *rfrom = under_root(p, from, &fromfd), *rto = under_root(p, to, &tofd);
+        return renameat(fromfd, rfrom, tofd, rto) < 0 ? -errno : 0;
+}
+
+int paths_unlink(const struct paths *p, const char *path)
+{
+        int dirfd;
+        const char *rel = under_root(p, path, &dirfd);
+        return unlinkat(dirfd, rel, 0) < 0 ? -errno : 0;
 }

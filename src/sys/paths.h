@@ -10,7 +10,7 @@ struct paths {
         const char *mountinfo;
         const char *nfsfs;         /* directory with servers, volumes */
         const char *sysfs;
-        const char *rundir;        /* lock files */
+        const char *rundir;        /* lock files; mount records in <rundir>/mounts */
         const char *udev_control;  /* udev is running when it exists */
         const char *mount_nfs;     /* the real mount.nfs (config mount_nfs overrides) */
         /* -N: the caller's root directory, opened before entering the target mount
@@ -32,6 +32,8 @@ void paths_done(struct paths *p);
 int paths_open(const struct paths *p, const char *path, int flags, mode_t mode);
 int paths_mkdir(const struct paths *p, const char *path, mode_t mode);
 int paths_exists(const struct paths *p, const char *path);
+int paths_rename(const struct paths *p, const char *from, const char *to);
+int paths_unlink(const struct paths *p, const char *path);
 
 /* Running with privileges another user granted (setuid or setgid binary). */
 bool paths_privileged_exec(void);
