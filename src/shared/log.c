@@ -52,11 +52,13 @@ void log_at(enum severity sev, const char *fmt, ...)
         va_start(ap, fmt);
         if (to_syslog) {
                 char buf[LOG_LINE_MAX];
-                vsnprintf(buf, sizeof(buf), fmt, ap);
-                va_end(ap);
+                va_list aq;
+                va_copy(aq, ap);
+                vsnprintf(buf, sizeof(buf), fmt, aq);
+                va_end(aq);
                 syslog(syslog_priority(sev), "%s%s", severity_prefix(sev), buf);
-                return;
         }
+        /* stderr too: a person running it sees it; udev keeps it at debug level only */
         fprintf(stderr, "mount.nfs-tuned: %s", severity_prefix(sev));
         vfprintf(stderr, fmt, ap);
         va_end(ap);

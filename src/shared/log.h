@@ -18,9 +18,9 @@ static inline const char *severity_prefix(enum severity s)
 }
 
 /*
- * All output goes to stderr prefixed with the program name, or to syslog after
- * log_open_syslog() (the udev mode: udev keeps a program's stderr at debug level only);
- * info only when verbose.
+ * All output goes to stderr prefixed with the program name, and after log_open_syslog() to
+ * syslog as well (the udev mode: udev keeps a program's stderr at debug level only); info
+ * only when verbose.
  */
 void log_set_verbose(int v);
 void log_open_syslog(const char *ident);
