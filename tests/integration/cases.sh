@@ -480,6 +480,110 @@ lock-serialises)
     [ -s "$T/err1" ] && fail "first helper printed: $(cat "$T/err1")"
     [ -e "$T/run/10.99.0.1.lock" ] || fail "no lock file under the run dir"
     ;;
+udev-bdi-line-present)
+    # udev's bdi add event for an NFS superblock whose mountinfo line is there
+    echo "60 21 0:60 / /data rw,relatime - nfs filer:/export/b rw,$V3NEW" > "$T/mountinfo"
+    echo "61 21 0:61 / /mnt/x rw,relatime - nfs 10.99.0.7:/x rw,${V3NEW//10.99.0.1/10.99.0.7}" >> "$T/mountinfo"
+    echo "62 21 0:62 / /mnt/y rw,relatime - nfs4 [fd99::1]:/ rw,vers=4.1,rsize=65536,wsize=65536,proto=tcp6,addr=fd99::1" >> "$T/mountinfo"
+    for d in 0:60 0:61 0:62; do mkdir -p "$T/sys/class/bdi/$d"; echo 640 > "$T/sys/class/bdi/$d/read_ahead_kb"; done
+    conf '[global]' 'read_ahead_kb = 1024' '[server "filer"]' 'read_ahead_kb = 2048' \
+         '[server "10.99.0.0/24"]' 'read_ahead_kb = 3072' '[server "fd99::/64"]' 'read_ahead_kb = 15x' \
+         '[mountpoint "/data"]' 'read_ahead_kb = 4096'
+    run --udev-bdi 0:60
+    expect_rc 0; [ "$out" = 4096 ] || fail "printed '$out', expected 4096 ([mountpoint])"
+    expect_err "mount.nfs-tuned: bdi 0:60 /data (filer:/export/b): read_ahead_kb 640 -> 4096 ([mountpoint \"/data\"] $T/conf:10)"
+    [ "$(grep -c . "$T/err")" = 1 ] || fail "expected one line"
+    run --udev-bdi 0:61
+    expect_rc 0; [ "$out" = 3072 ] || fail "printed '$out', expected 3072 ([server] CIDR over addr=)"
+    run --udev-bdi=0:62
+    expect_rc 0; [ "$out" = 960 ] || fail "printed '$out', expected 960 (15 x rsize 65536)"
+    # the value it already has: printed for udev, no line (nothing changes)
+    echo 960 > "$T/sys/class/bdi/0:62/read_ahead_kb"
+    run --udev-bdi 0:62
+    expect_rc 0; [ "$out" = 960 ] || fail "printed '$out'"; expect_silent
+    # keep: nothing printed, exit 1 (udev's PROGRAM does not match: nothing written)
+    conf '[global]' 'read_ahead_kb = keep'
+    run --udev-bdi 0:60
+    expect_rc 1; [ -z "$out" ] || fail "printed '$out'"; expect_silent
+    # a name is never resolved: a section of the address a name would resolve to does not match a
+    # source written with the name, but matches through addr=
+    conf '[server "filer.example.com"]' 'read_ahead_kb = 2000'
+    run --udev-bdi 0:60
+    expect_rc 1; [ -z "$out" ] || fail "printed '$out' for a name not written in the source"
+    ;;
+udev-bdi-line-late)
+    # the event comes before mount(2) returns: nfsfs lists the volume, the line follows
+    printf 'NV SERVER   PORT DEV          FSID                              FSC\nv3 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
+    conf '[server "10.99.0.1"]' 'read_ahead_kb = 2048'
+    ( sleep 0.3; echo "60 21 0:60 / /mnt/late rw,relatime - nfs 10.99.0.1:/e rw,$V3NEW" >> "$T/mountinfo" ) &
+    run --udev-bdi 0:60 -v
+    wait
+    expect_rc 0; [ "$out" = 2048 ] || fail "printed '$out', expected 2048"
+    expect_err "bdi 0:60 /mnt/late (10.99.0.1:/e): read_ahead_kb 0 -> 2048"
+    ms=$(sed -n 's/.*mountinfo line found after \([0-9]*\) ms.*/\1/p' "$T/err")
+    [ -n "$ms" ] && [ "$ms" -ge 250 ] && [ "$ms" -lt 1000 ] || fail "waited '$ms' ms for a line 300 ms late"
+    ;;
+udev-bdi-line-absent)
+    # another mount namespace made it: only nfsfs volumes lists it; the wait is bounded
+    printf 'NV SERVER   PORT DEV          FSID                              FSC\nv4 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
+    mkdir -p "$T/sys/class/bdi/0:60"; echo 128 > "$T/sys/class/bdi/0:60/read_ahead_kb"
+    conf '[global]' 'read_ahead_kb = 1024' '[server "10.99.0.0/24"]' 'read_ahead_kb = 15360'
+    start=$(date +%s%N)
+    run --udev-bdi 0:60 -v
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    expect_rc 0; [ "$out" = 15360 ] || fail "printed '$out', expected 15360 ([server] by the volume's address)"
+    expect_err "only nfsfs volumes lists it after"
+    expect_err "bdi 0:60 server 10.99.0.1, mounted in another mount namespace: read_ahead_kb 128 -> 15360"
+    [ "$ms" -ge 1000 ] && [ "$ms" -lt 3000 ] || fail "took $ms ms, expected the 1000 ms bound"
+    # 15x needs the rsize, which only a mountinfo line shows: nothing
+    conf '[global]' 'read_ahead_kb = 15x'
+    run --udev-bdi 0:60
+    expect_rc 1; [ -z "$out" ] || fail "printed '$out'"; expect_silent
+    ;;
+udev-bdi-not-nfs)
+    echo "70 21 0:70 / /mnt/fuse rw,relatime - fuse.sshfs u@h:/ rw,user_id=0,group_id=0" > "$T/mountinfo"
+    echo "71 21 0:71 / /mnt/lu rw,relatime - lustre 10.99.0.1@tcp:/fs rw,addr=10.99.0.1" >> "$T/mountinfo"
+    conf '[global]' 'read_ahead_kb = 15360'
+    for d in 0:70 0:71 0:72 9p-1 8:0 254:16 0:x '' ; do
+        start=$(date +%s%N)
+        run --udev-bdi "$d" -v
+        ms=$(( ($(date +%s%N) - start) / 1000000 ))
+        expect_rc 1; [ -z "$out" ] || fail "$d: printed '$out'"; expect_silent
+        # no wait: the device is not an NFS volume of this network namespace
+        [ "$ms" -lt 500 ] || fail "$d: took $ms ms"
+    done
+    run --udev-bdi
+    expect_rc 1; expect_err "option '--udev-bdi' needs an argument"
+    run --udev-bdi 0:70 extra
+    expect_rc 1; expect_err "--udev-bdi takes no other argument"
+    ;;
+udev-bdi-record)
+    # the mount path leaves its plan; the command line's read_ahead_kb reaches the udev mode
+    conf '[global]' 'read_ahead_kb = 1024'
+    run 10.99.0.1:/e "$DIR" -o vers=3,nconnect=8,bg,read_ahead_kb=15x
+    expect_rc 0; expect_silent
+    rec=$(ls "$T/run/mounts/")
+    case $rec in *-mnt-b) ;; *) fail "record name '$rec'" ;; esac
+    printf '# nfs-tuned mount record 1\nspec=10.99.0.1:/e\ntarget=%s\nserver=10.99.0.1\nnconnect=8\nread_ahead_kb=15x\nbg=yes\n' "$DIR" |
+        cmp -s - "$T/run/mounts/$rec" || fail "record: $(cat "$T/run/mounts/$rec")"
+    [ "$(stat -c %a "$T/run/mounts/$rec")" = 644 ] || fail "record mode $(stat -c %a "$T/run/mounts/$rec")"
+    ls -a "$T/run/mounts" | grep -q "\.tmp$" && fail "a temporary file is left"
+    # the bg mount lands later, on a client another mount made with nconnect=4 meanwhile
+    echo "60 21 0:60 / $DIR rw,relatime - nfs 10.99.0.1:/e rw,${V3NEW/hard,/hard,nconnect=4,}" > "$T/mountinfo"
+    run --udev-bdi 0:60
+    expect_rc 0; [ "$out" = 15360 ] || fail "printed '$out', expected 15 x 1 MiB from the record"
+    expect_err "warning: bg mount $DIR (10.99.0.1:/e) landed with nconnect=4, not the 8 the helper planned"
+    expect_err "(the helper's plan for this mount)"
+    # a dry run leaves nothing; a record that cannot be written does not stop the mount
+    rm -rf "$T/run/mounts"
+    run 10.99.0.1:/e "$DIR" -f -o vers=3
+    [ -e "$T/run/mounts" ] && fail "a dry run left a record"
+    echo x > "$T/run/mounts"
+    run 10.99.0.1:/e "$DIR" -o vers=3,bg
+    expect_rc 0; expect_silent; expect_exec
+    run 10.99.0.1:/e "$DIR" -v -o vers=3,bg
+    expect_rc 0; expect_err "cannot leave the plan in $T/run/mounts"
+    ;;
 *)
     echo "unknown case $CASE"; exit 2 ;;
 esac
