@@ -2,12 +2,10 @@
 #include "shared/log.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <syslog.h>
-
-/* Longest syslog message; a longer one is cut. */
-#define LOG_LINE_MAX 2048
 
 static int verbose;
 static bool to_syslog;
@@ -45,22 +43,18 @@ static int syslog_priority(enum severity sev)
 
 void log_at(enum severity sev, const char *fmt, ...)
 {
+        _cleanup_free_ char *msg = NULL;
         va_list ap;
 
         if (sev == SEV_INFO && !verbose)
                 return;
         va_start(ap, fmt);
-        if (to_syslog) {
-                char buf[LOG_LINE_MAX];
-                va_list aq;
-                va_copy(aq, ap);
-                vsnprintf(buf, sizeof(buf), fmt, aq);
-                va_end(aq);
-                syslog(syslog_priority(sev), "%s%s", severity_prefix(sev), buf);
-        }
-        /* stderr too: a person running it sees it; udev keeps it at debug level only */
-        fprintf(stderr, "mount.nfs-tuned: %s", severity_prefix(sev));
-        vfprintf(stderr, fmt, ap);
+        if (vasprintf(&msg, fmt, ap) < 0)
+                msg = NULL;
         va_end(ap);
-        fputc('\n', stderr);
+        /* out of memory: the format alone still says which message it was */
+        if (to_syslog)
+                syslog(syslog_priority(sev), "%s%s", severity_prefix(sev), msg ? msg : fmt);
+        /* stderr too, in one write: a person running it sees it; udev keeps it at debug level */
+        fprintf(stderr, "mount.nfs-tuned: %s%s\n", severity_prefix(sev), msg ? msg : fmt);
 }
