@@ -3,7 +3,7 @@
  * --udev-bdi MAJ:MIN: run by udev for a bdi add event (the project's rule, which sorts after
  * nfs-utils' 99-nfs.rules).  Prints the read_ahead_kb for udev to write (ATTR{}="%c") and
  * exits 0, or prints nothing and exits 1: not an NFS superblock, or nothing to set.
- * Messages go to syslog: one line per change, none for a device left alone.
+ * Messages go to syslog (and stderr): one line per change, none for a device left alone.
  */
 #include <errno.h>
 #include <libmount.h>
