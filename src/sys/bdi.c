@@ -168,7 +168,7 @@ int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_own
 {
         _cleanup_free_ char *volumes = NULL;
         struct bdi_owner o = { .kind = BDI_NOT_NFS };
-        long start = now_ms();
+        long start = now_ms(), waited;
         int r = wait_mount_line(p, dev, start, &o.mount);
 
         if (r == -ENOMEM)
@@ -181,12 +181,19 @@ int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_own
         if (read_nfsfs(p, "volumes", &volumes) < 0 ||
             nfsfs_volume_find(volumes, dev, &o.volume_addr) < 0)
                 goto done;
-        r = wait_mount_line(p, dev, start + wait_ms, &o.mount);
+        waited = now_ms();
+        o.lookup_ms = waited - start;
+        r = wait_mount_line(p, dev, waited + wait_ms, &o.mount);
         if (r == -ENOMEM)
                 return r;
         o.kind = r == 0 ? BDI_NFS_MOUNT : r == -EMEDIUMTYPE ? BDI_NOT_NFS : BDI_NFS_VOLUME;
+        o.waited_ms = now_ms() - waited;
+        /* a zero wait still says "waited" */
+        o.waited_ms += !o.waited_ms;
+        *ret = o;
+        return 0;
 done:
-        o.waited_ms = now_ms() - start;
+        o.lookup_ms = now_ms() - start;
         *ret = o;
         return 0;
 }

@@ -37,7 +37,8 @@ struct bdi_owner {
         enum { BDI_NOT_NFS, BDI_NFS_MOUNT, BDI_NFS_VOLUME } kind;
         struct nfs_mount mount;        /* BDI_NFS_MOUNT: its mountinfo line (owned) */
         struct nfs_addr volume_addr;   /* BDI_NFS_VOLUME: the server of the volume line */
-        long waited_ms;                /* how long the lookup took, waiting included */
+        long lookup_ms;                /* the first look at the mount table */
+        long waited_ms;                /* then the wait for a late line; 0: none */
 };
 
 /*
