@@ -36,12 +36,20 @@ stub=$(loop "$STUB" 10.1.0.1:/x "$T/mnt" -o vers=3)
 full=$(loop "$HELPER" 10.1.0.1:/x "$T/mnt" -o vers=3)
 dry10=$(loop "$HELPER" 10.1.0.1:/x "$T/mnt" -f -o vers=3)
 rss10=$(rss "$HELPER" 10.1.0.1:/x "$T/mnt" -f -o vers=3)
+# the udev mode for one bdi event: an NFS superblock whose line is there, and a device that is
+# not NFS (the fast way out); its own run time, what udev waits for per event
+udev10=$(loop "$HELPER" --udev-bdi 0:105)
+udevnot=$(loop "$HELPER" --udev-bdi 0:4095)
 mountinfo 5000
 dry5000=$(loop "$HELPER" 10.1.0.1:/x "$T/mnt" -f -o vers=3)
 rss5000=$(rss "$HELPER" 10.1.0.1:/x "$T/mnt" -f -o vers=3)
+udev5000=$(loop "$HELPER" --udev-bdi 0:4105)
 
 echo "runs per figure: $N"
 printf 'stub mount.nfs alone:                 %8.2f ms\n' "$(echo "$stub / 1000000" | bc -l)"
 printf 'helper + stub, 10 mounts in table:    %8.2f ms (x%.1f the stub alone)\n' "$(echo "$full / 1000000" | bc -l)" "$(echo "$full / $stub" | bc -l)"
 printf 'dry run, 10 mounts in table:          %8.2f ms, max RSS %d KiB\n' "$(echo "$dry10 / 1000000" | bc -l)" "$rss10"
 printf 'dry run, 5000 mounts in table:        %8.2f ms, max RSS %d KiB (x%.1f the 10-mount time)\n' "$(echo "$dry5000 / 1000000" | bc -l)" "$rss5000" "$(echo "$dry5000 / $dry10" | bc -l)"
+printf 'udev mode, NFS bdi, 10 mounts:        %8.2f ms per event\n' "$(echo "$udev10 / 1000000" | bc -l)"
+printf 'udev mode, NFS bdi, 5000 mounts:      %8.2f ms per event\n' "$(echo "$udev5000 / 1000000" | bc -l)"
+printf 'udev mode, not NFS:                   %8.2f ms per event\n' "$(echo "$udevnot / 1000000" | bc -l)"
