@@ -20,6 +20,8 @@
 
 /* The longest sleep between two looks at a mount table that does not wake a poller. */
 #define BDI_WAIT_STEP_MS 20
+/* How often the volume is looked for again while its mountinfo line is waited for. */
+#define BDI_VOLUME_RECHECK_MS 50
 
 struct bdi_watch {
         struct udev *udev;
@@ -164,9 +166,17 @@ static int wait_mount_line(const struct paths *p, dev_t dev, long deadline, stru
         return r;
 }
 
-int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_owner *ret)
+/* /proc/fs/nfsfs/volumes lists superblock `dev` (of this network namespace). */
+static bool volume_listed(const struct paths *p, dev_t dev, struct nfs_addr *ret_addr)
 {
         _cleanup_free_ char *volumes = NULL;
+
+        return read_nfsfs(p, "volumes", &volumes) == 0 &&
+               nfsfs_volume_find(volumes, dev, ret_addr) == 0;
+}
+
+int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_owner *ret)
+{
         struct bdi_owner o = { .kind = BDI_NOT_NFS };
         long start = now_ms(), waited;
         int r = wait_mount_line(p, dev, start, &o.mount);
@@ -178,12 +188,22 @@ int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_own
         if (r == 0 || r == -EMEDIUMTYPE)
                 goto done;
         /* no line yet: only a volume of this network namespace is worth waiting for */
-        if (read_nfsfs(p, "volumes", &volumes) < 0 ||
-            nfsfs_volume_find(volumes, dev, &o.volume_addr) < 0)
+        if (!volume_listed(p, dev, &o.volume_addr))
                 goto done;
         waited = now_ms();
         o.lookup_ms = waited - start;
-        r = wait_mount_line(p, dev, waited + wait_ms, &o.mount);
+        for (;;) {
+                long deadline = waited + wait_ms, slice = now_ms() + BDI_VOLUME_RECHECK_MS;
+                r = wait_mount_line(p, dev, slice < deadline ? slice : deadline, &o.mount);
+                if (r != -ENOENT || now_ms() >= deadline)
+                        break;
+                /* gone: NFSv4's short-lived superblock of the server's root, which is never
+                 * mounted here; nothing to wait for, nothing to set */
+                if (!volume_listed(p, dev, &o.volume_addr)) {
+                        r = -EMEDIUMTYPE;
+                        break;
+                }
+        }
         if (r == -ENOMEM)
                 return r;
         o.kind = r == 0 ? BDI_NFS_MOUNT : r == -EMEDIUMTYPE ? BDI_NOT_NFS : BDI_NFS_VOLUME;

@@ -45,7 +45,8 @@ struct bdi_owner {
  * The owner of bdi `dev`.  A device that the mount table shows as another file system, or
  * that neither the table nor /proc/fs/nfsfs/volumes lists, is BDI_NOT_NFS at once.  An NFS
  * volume whose mountinfo line is not there yet (the event comes before mount(2) returns) is
- * waited for, at most `wait_ms`, then it is BDI_NFS_VOLUME (another mount namespace made it).
- * 0, or -ENOMEM.
+ * waited for, at most `wait_ms`, then it is BDI_NFS_VOLUME (another mount namespace made it);
+ * a volume that goes away meanwhile (NFSv4's superblock of the server's root, which lives only
+ * while mount(2) walks to the export) is BDI_NOT_NFS.  0, or -ENOMEM.
  */
 int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_owner *ret);

@@ -539,6 +539,15 @@ udev-bdi-line-absent)
     conf '[global]' 'read_ahead_kb = 15x'
     run --udev-bdi 0:60
     expect_rc 1; [ -z "$out" ] || fail "printed '$out'"; expect_silent
+    # a volume that goes away while its line is waited for (NFSv4's superblock of the server's
+    # root, dropped once mount(2) has walked to the export): nothing, no word, no full wait
+    ( sleep 0.2; : > "$T/nfsfs/volumes" ) &
+    start=$(date +%s%N)
+    run --udev-bdi 0:60 -v
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    wait
+    expect_rc 1; [ -z "$out" ] || fail "printed '$out' for a volume that went away"; expect_silent
+    [ "$ms" -lt 700 ] || fail "took $ms ms for a volume gone after 200 ms"
     # a line that is there: no wait
     echo "60 21 0:60 / /mnt/late rw,relatime - nfs 10.99.0.1:/e rw,$V3NEW" > "$T/mountinfo"
     run --udev-bdi 0:60 -v
