@@ -38,10 +38,16 @@ ra_is() { # DIR KB WHY
 	v=$(ra_of "$1")
 	[ "$v" = "$2" ] || fail "$1 (bdi $(mi_dev "$1")): read_ahead_kb $v, expected $2 ($3)"
 }
+# the bdi's change lines all say TEXT: one per change.  Usually one; NFSv4's short-lived
+# superblock of the server's root frees its device number, and a later superblock (a
+# submount) may get it while udev still has the old event queued: that event then finds the
+# new mount, after nfsrahead's rule has set its value again, and its change is logged too.
 one_line() { # DEV TEXT
-	local n
+	local n all
 	n=$(slog "$1" | grep -cF -- "$2")
-	[ "$n" = 1 ] || fail "syslog has $n lines for bdi $1 with '$2', expected one: $(since_mark | tail -n 3)"
+	all=$(slog "$1" | grep -c 'read_ahead_kb')
+	[ "$n" -ge 1 ] && [ "$n" = "$all" ] ||
+		fail "syslog has $n of $all change lines for bdi $1 with '$2': $(since_mark | tail -n 3)"
 }
 need_rules() {
 	need_helper || return
