@@ -41,7 +41,8 @@ ra_is() { # DIR KB WHY
 # the bdi's change lines all say TEXT: one per change.  Usually one; NFSv4's short-lived
 # superblock of the server's root frees its device number, and a later superblock (a
 # submount) may get it while udev still has the old event queued: that event then finds the
-# new mount, after nfsrahead's rule has set its value again, and its change is logged too.
+# new mount and its change is logged too (the next event's, after nfsrahead's rule has set
+# its value again, is another).
 one_line() { # DEV TEXT
 	local n all
 	n=$(slog "$1" | grep -cF -- "$2")
@@ -133,7 +134,10 @@ udev_submount() {
 	log "  submount: $(mi "$h/sub")"
 	[ -n "$dev" ] && [ "$dev" != "$(mi_dev "$h")" ] || { udev_submount_undo; fail "no submount with its own superblock under $h"; return 1; }
 	ra_is "$h/sub" 5120 "an NFSv4 submount" || { udev_submount_undo; return 1; }
-	one_line "$dev" "$h/sub ($SRV:/export/h/sub): read_ahead_kb $RAHEAD -> 5120" || { udev_submount_undo; return 1; }
+	# the old value is nfsrahead's, or the kernel's 128 for an event queued under the number
+	# before (see one_line)
+	one_line "$dev" "$h/sub ($SRV:/export/h/sub): read_ahead_kb " || { udev_submount_undo; return 1; }
+	one_line "$dev" " -> 5120 ([server \"$SRV\"] $CONF:2)" || { udev_submount_undo; return 1; }
 	udev_submount_undo
 }
 udev_submount_undo() {
