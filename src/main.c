@@ -20,6 +20,7 @@ static int cmd_help(const struct cmd_env *env _unused_)
             "Usage: mount.nfs-tuned remotetarget dir [-s] [-f] [-n] [-v] [-r] [-w] [-o options]\n"
             "                       [-t nfs|nfs4] [-N namespace]\n"
             "       mount.nfs-tuned --check-config | -h | -V\n"
+            "       mount.nfs-tuned --udev-bdi MAJ:MIN [-v]   (run by udev's rule)\n"
             "\n"
             "Runs the real mount.nfs with defaults from %s, after checking\n"
             "that the requested nconnect and sec=krb5* can take effect on the NFS client the\n"
@@ -46,6 +47,7 @@ static int (*const verbs[])(const struct cmd_env *) = {
         [RUN_HELP] = cmd_help,
         [RUN_VERSION] = cmd_version,
         [RUN_CHECK_CONFIG] = cmd_check_config,
+        [RUN_UDEV_BDI] = cmd_udev_bdi,
 };
 
 /* A setuid program started with stdin, stdout or stderr closed would hand that number to the

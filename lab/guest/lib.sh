@@ -163,6 +163,23 @@ xrun() {
 	return 0
 }
 
+# udev: systemd-udevd as a daemon (no systemd in the lab), with the rules of the image
+udev_start() {
+	local i d
+	[ -e /run/udev/control ] && return 0
+	for d in /lib/systemd/systemd-udevd /usr/lib/systemd/systemd-udevd; do [ -x $d ] && break; done
+	[ -x "$d" ] || return 1
+	$d --daemon >>"$LAB_DETAILS" 2>&1 || return 1
+	for i in $(seq 1 50); do [ -e /run/udev/control ] && break; sleep 0.1; done
+	udevadm settle -t 10
+	[ -e /run/udev/control ]
+}
+udev_stop() {
+	udevadm control --exit 2>/dev/null
+	rm -f /run/udev/control
+	return 0
+}
+
 # mountinfo of the last mount on DIR; superblock options; one option's value
 mi() { awk -v d="$1" '$5 == d' /proc/self/mountinfo | tail -n1; }
 mi_super() { mi "$1" | sed 's/.* - [^ ]* [^ ]* //'; }

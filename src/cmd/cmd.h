@@ -18,6 +18,7 @@ struct cmd_env {
 int cmd_mount(const struct cmd_env *env);
 int cmd_umount(const struct cmd_env *env);
 int cmd_check_config(const struct cmd_env *env);
+int cmd_udev_bdi(const struct cmd_env *env);
 
 /*
  * The verbs that run the real mount.nfs: the configuration and the program (its mount_nfs, or

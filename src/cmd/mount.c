@@ -21,6 +21,7 @@
 #include "core/messages.h"
 #include "core/opts.h"
 #include "core/optmap.h"
+#include "core/record.h"
 #include "core/verify.h"
 #include "shared/log.h"
 #include "sys/bdi.h"
@@ -294,6 +295,7 @@ static enum stage_result mount_exec(struct mount_ctx *m)
                 return stop(m, MNT_EX_SUCCESS);
         if ((rc = check_program(&m->prog, m->env->paths->config)) != MNT_EX_SUCCESS)
                 return stop(m, rc);
+        mount_leave_record(m);
         /* listening before the superblock exists: its bdi event cannot be missed */
         if (m->set.read_ahead.kind != READ_AHEAD_KEEP)
                 m->watch = bdi_watch_start(m->env->paths);
@@ -309,11 +311,7 @@ static enum stage_result mount_verify(struct mount_ctx *m)
         int r = find_mount(m->env->paths, m->dir, &m->newm);
 
         if (r < 0) {
-                const struct opt *last = NULL;
-                for (size_t i = 0; i < m->final.n; i++)
-                        if (streq(opt_group(m->final.v[i].name), "fg"))
-                                last = &m->final.v[i];
-                if (last && streq(last->name, "bg"))
+                if (options_bg(&m->final))
                         /* mount.nfs went on retrying in the background */
                         log_info(
                             "bg: the mount is not there yet; not verified, read-ahead not set");

@@ -51,3 +51,8 @@ struct mount_ctx {
 int report_plan(const struct mount_ctx *m);
 void report_verdict(const struct verdict *v);
 int report_exec(const struct program *prog, char **argv, const struct settings *set);
+/*
+ * Leaves the plan (read-ahead, expected nconnect, bg) in <rundir>/mounts for the udev mode
+ * (cmd/mount-record.c); a failure is said with -v only and never stops the mount.
+ */
+void mount_leave_record(const struct mount_ctx *m);

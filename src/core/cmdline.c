@@ -46,19 +46,35 @@ static const char *base_name(const char *s)
 static const struct {
         const char *name;
         enum run_mode mode;
+        bool arg; /* takes one: "--name ARG" or "--name=ARG", kept in cmdline.bdi */
 } long_options[] = {
-        { "--version", RUN_VERSION },
-        { "--help", RUN_HELP },
-        { "--check-config", RUN_CHECK_CONFIG },
+        { "--version", RUN_VERSION, false },
+        { "--help", RUN_HELP, false },
+        { "--check-config", RUN_CHECK_CONFIG, false },
+        { "--udev-bdi", RUN_UDEV_BDI, true },
 };
 
-static int parse_long(struct cmdline *c, const char *a, char err[static CMDLINE_ERR_MAX])
+static int parse_long(struct cmdline *c, int argc, char *const *argv, int *i,
+                      char err[static CMDLINE_ERR_MAX])
 {
-        for (size_t i = 0; i < ELEMENTSOF(long_options); i++)
-                if (streq(a, long_options[i].name)) {
-                        c->mode = long_options[i].mode;
+        const char *a = argv[*i], *eq = strchr(a, '=');
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+
+        for (size_t k = 0; k < ELEMENTSOF(long_options); k++) {
+                if (strlen(long_options[k].name) != len || strncmp(a, long_options[k].name, len))
+                        continue;
+                if (!long_options[k].arg && eq)
+                        break;
+                c->mode = long_options[k].mode;
+                if (!long_options[k].arg)
                         return 0;
+                if (!eq && *i + 1 >= argc) {
+                        snprintf(err, CMDLINE_ERR_MAX, "option '%s' needs an argument", a);
+                        return -EINVAL;
                 }
+                c->bdi = eq ? eq + 1 : argv[++*i];
+                return 0;
+        }
         snprintf(err, CMDLINE_ERR_MAX, "unknown option '%s'", a);
         return -EINVAL;
 }
@@ -164,12 +180,16 @@ int cmdline_parse(int argc, char *const *argv, struct cmdline *ret,
                 } else if (streq(a, "--"))
                         dashdash = true;
                 else if (a[1] == '-')
-                        r = parse_long(&c, a, err);
+                        r = parse_long(&c, argc, argv, &i, err);
                 else
                         r = parse_short(&c, argc, argv, &i, err);
         }
         if (r == 0 && c.mode == RUN_MOUNT)
                 r = check_mount_args(&c, pos, npos, err);
+        else if (r == 0 && c.mode == RUN_UDEV_BDI && npos) {
+                snprintf(err, CMDLINE_ERR_MAX, "--udev-bdi takes no other argument ('%s')", pos[0]);
+                r = -EINVAL;
+        }
         if (r < 0) {
                 cmdline_done(&c);
                 return r;

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum run_mode { RUN_MOUNT, RUN_UMOUNT, RUN_HELP, RUN_VERSION, RUN_CHECK_CONFIG };
+enum run_mode { RUN_MOUNT, RUN_UMOUNT, RUN_HELP, RUN_VERSION, RUN_CHECK_CONFIG, RUN_UDEV_BDI };
 
 /* The helper's command line, as mount(8) passes it. Strings point into argv or opts. */
 struct cmdline {
@@ -18,6 +18,7 @@ struct cmdline {
         size_t opts_len, opts_cap; /* so that many -o join in linear time */
         const char *type;
         const char *ns;
+        const char *bdi;        /* --udev-bdi MAJ:MIN: the bdi of udev's event */
 };
 
 #define CMDLINE_ERR_MAX 256

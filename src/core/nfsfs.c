@@ -171,6 +171,19 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text, const struct 
         return add_hidden(c, lines, n) < 0 ? -ENOMEM : bad;
 }
 
+/* "v3 0a630001  801 0:31  1:0  no": the superblock and, when asked, the server address. */
+static int parse_volume_line(const char *line, dev_t *ret_dev, struct nfs_addr *ret_addr)
+{
+        char nv[8], hex[40], port[8];
+        unsigned maj, min;
+
+        if (sscanf(line, "%7s %39s %7s %u:%u", nv, hex, port, &maj, &min) != 5 || nv[0] != 'v' ||
+            (ret_addr && nfs_addr_parse_hex(hex, ret_addr) < 0))
+                return -EINVAL;
+        *ret_dev = makedev(maj, min);
+        return 0;
+}
+
 int nfsfs_volumes_parse(const char *text, dev_t **ret, size_t *ret_n)
 {
         _cleanup_free_ dev_t *v = NULL;
@@ -178,16 +191,29 @@ int nfsfs_volumes_parse(const char *text, dev_t **ret, size_t *ret_n)
         size_t n = 0;
 
         for (const char *p = text; next_line(&p, line);) {
-                char nv[8], hex[40], port[8];
-                unsigned maj, min;
-                if (sscanf(line, "%7s %39s %7s %u:%u", nv, hex, port, &maj, &min) != 5 ||
-                    nv[0] != 'v')
+                dev_t dev;
+                if (parse_volume_line(line, &dev, NULL) < 0)
                         continue;
                 if (array_grow(&v, n) < 0)
                         return -ENOMEM;
-                v[n++] = makedev(maj, min);
+                v[n++] = dev;
         }
         *ret = steal_pointer(&v);
         *ret_n = n;
         return 0;
+}
+
+int nfsfs_volume_find(const char *text, dev_t dev, struct nfs_addr *ret_addr)
+{
+        char line[NFSFS_LINE_MAX];
+
+        for (const char *p = text; next_line(&p, line);) {
+                struct nfs_addr a;
+                dev_t d;
+                if (parse_volume_line(line, &d, &a) < 0 || d != dev)
+                        continue;
+                *ret_addr = a;
+                return 0;
+        }
+        return -ENOENT;
 }

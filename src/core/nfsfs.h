@@ -18,3 +18,5 @@ int clients_add_nfsfs_servers(struct clients *c, const char *text, const struct 
 
 /* The superblock devices of /proc/fs/nfsfs/volumes ("v3 0a630001 801 0:31 1:0 no"). */
 int nfsfs_volumes_parse(const char *text, dev_t **ret, size_t *ret_n);
+/* The server address of the volume on superblock `dev` in /proc/fs/nfsfs/volumes; -ENOENT. */
+int nfsfs_volume_find(const char *text, dev_t dev, struct nfs_addr *ret_addr);

@@ -2,6 +2,7 @@
 #include "core/readahead.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "shared/macro.h"
@@ -34,6 +35,16 @@ int read_ahead_parse(const char *s, struct read_ahead *ret)
                 return -EINVAL;
         *ret = (struct read_ahead){ READ_AHEAD_KB, n };
         return 0;
+}
+
+const char *read_ahead_to_string(const struct read_ahead *ra, char buf[static READ_AHEAD_STRLEN])
+{
+        if (ra->kind == READ_AHEAD_KEEP)
+                snprintf(buf, READ_AHEAD_STRLEN, "keep");
+        else
+                snprintf(buf, READ_AHEAD_STRLEN, "%lu%s", ra->n,
+                         ra->kind == READ_AHEAD_RSIZE_MULT ? "x" : "");
+        return buf;
 }
 
 unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize)

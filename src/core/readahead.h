@@ -17,6 +17,9 @@ struct read_ahead {
 #define READ_AHEAD_MULT_MAX 1024
 
 int read_ahead_parse(const char *s, struct read_ahead *ret);
+/* "keep", "15360" or "15x": what read_ahead_parse() reads back. */
+#define READ_AHEAD_STRLEN 32
+const char *read_ahead_to_string(const struct read_ahead *ra, char buf[static READ_AHEAD_STRLEN]);
 /* The KiB to write for a mount with `rsize` bytes; 0 when nothing is to be written. */
 unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize);
 

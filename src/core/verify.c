@@ -7,14 +7,19 @@
 #include "core/messages.h"
 #include "shared/macro.h"
 
+unsigned verify_expected_nconnect(const struct verdict *v)
+{
+        /* a hidden client's nconnect is unknown, and following it drops the request */
+        return v->effective                      ? v->effective :
+               v->sharing == SHARE_HIDDEN        ? 0 :
+                                                   v->requested;
+}
+
 struct verify_result verify_mount(const struct nfs_mount *newm, const struct verdict *v,
                                   const struct nfs_addr *primary, const struct clients *before)
 {
         struct client_key k = client_key_of(newm);
-        /* a hidden client's nconnect is unknown, and following it drops the request */
-        unsigned expect = v->effective                      ? v->effective :
-                          v->sharing == SHARE_HIDDEN        ? 0 :
-                                                              v->requested;
+        unsigned expect = verify_expected_nconnect(v);
 
         return (struct verify_result){
                 .expect = expect,

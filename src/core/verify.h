@@ -13,6 +13,9 @@ struct verify_result {
         bool addr_differs;
 };
 
+/* The connections the plan expects the new mount to have; 0: cannot be known. */
+unsigned verify_expected_nconnect(const struct verdict *v);
+
 /*
  * `newm` is the new mount as mountinfo shows it; `before` the clients found before mount.nfs
  * ran; `primary` the address mount.nfs was to use (NULL: unresolved).

@@ -2,11 +2,14 @@
 #include "shared/log.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 static int verbose;
+static bool to_syslog;
 
 void log_set_verbose(int v)
 {
@@ -18,40 +21,57 @@ int log_verbose(void)
         return verbose;
 }
 
-/* Control bytes from the input (a path, a spec, a config line) never reach the terminal or the
- * journal raw: a newline could forge a second message.  One write per message: stderr is
- * unbuffered. */
-static void put_line(const char *prefix, const char *text)
+void log_open_syslog(const char *ident)
 {
-        size_t n = strlen(prefix) + 4 * strlen(text) + 2;
-        _cleanup_free_ char *buf = malloc(n);
-        char *q = buf;
+        openlog(ident, LOG_PID, LOG_DAEMON);
+        to_syslog = true;
+}
 
-        if (!buf) {
-                fprintf(stderr, "%s(out of memory)\n", prefix);
-                return;
+static int syslog_priority(enum severity sev)
+{
+        switch (sev) {
+        case SEV_INFO:
+                return LOG_INFO;
+        case SEV_NOTICE:
+                return LOG_NOTICE;
+        case SEV_WARNING:
+                return LOG_WARNING;
+        case SEV_ERROR:
+                break;
         }
-        q = stpcpy(q, prefix);
+        return LOG_ERR;
+}
+
+/* Control bytes from the input (a path, a spec, a config line) never reach the terminal or the
+ * journal raw: a newline could forge a second message.  NULL when out of memory. */
+static char *escape(const char *text)
+{
+        char *buf = malloc(4 * strlen(text) + 1), *q = buf;
+
+        if (!buf)
+                return NULL;
         for (const unsigned char *p = (const unsigned char *)text; *p; p++)
                 q += *p < 0x20 || *p == 0x7f ? sprintf(q, "\\x%02x", *p) : (*q = (char)*p, 1);
-        *q++ = '\n';
-        fwrite(buf, 1, (size_t)(q - buf), stderr);
+        *q = '\0';
+        return buf;
 }
 
 void log_at(enum severity sev, const char *fmt, ...)
 {
+        _cleanup_free_ char *msg = NULL, *safe = NULL;
         va_list ap;
-        char *text;
-        int r;
 
         if (sev == SEV_INFO && !verbose)
                 return;
         va_start(ap, fmt);
-        r = vasprintf(&text, fmt, ap);
+        if (vasprintf(&msg, fmt, ap) < 0)
+                msg = NULL;
         va_end(ap);
-        char prefix[64];
-        snprintf(prefix, sizeof(prefix), "mount.nfs-tuned: %s", severity_prefix(sev));
-        put_line(prefix, r < 0 ? "(out of memory)" : text);
-        if (r >= 0)
-                free(text);
+        /* out of memory: the format alone still says which message it was */
+        safe = escape(msg ? msg : fmt);
+        if (to_syslog)
+                syslog(syslog_priority(sev), "%s%s", severity_prefix(sev), safe ? safe : fmt);
+        /* stderr too, in one write (it is unbuffered): a person running it sees it; udev keeps
+         * it at debug level */
+        fprintf(stderr, "mount.nfs-tuned: %s%s\n", severity_prefix(sev), safe ? safe : fmt);
 }

@@ -17,8 +17,13 @@ static inline const char *severity_prefix(enum severity s)
         return s == SEV_WARNING ? "warning: " : "";
 }
 
-/* All output goes to stderr prefixed with the program name; info only when verbose. */
+/*
+ * All output goes to stderr prefixed with the program name, and after log_open_syslog() to
+ * syslog as well (the udev mode: udev keeps a program's stderr at debug level only); info
+ * only when verbose.
+ */
 void log_set_verbose(int v);
+void log_open_syslog(const char *ident);
 int log_verbose(void);
 void log_at(enum severity sev, const char *fmt, ...) _printf_(2, 3);
 #define log_error(...) log_at(SEV_ERROR, __VA_ARGS__)

@@ -13,8 +13,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/nfsfs.h"
 #include "shared/macro.h"
+#include "sys/mounttable.h"
 #include "sys/paths.h"
+
+/* The longest sleep between two looks at a mount table that does not wake a poller. */
+#define BDI_WAIT_STEP_MS 20
+/* How often the volume is looked for again while its mountinfo line is waited for. */
+#define BDI_VOLUME_RECHECK_MS 50
 
 struct bdi_watch {
         struct udev *udev;
@@ -126,4 +133,87 @@ int bdi_set_read_ahead(const struct paths *p, dev_t dev, unsigned long kb, unsig
         if (r < 0)
                 return r;
         return read_ulong(p, path, ret_now);
+}
+
+int bdi_get_read_ahead(const struct paths *p, dev_t dev, unsigned long *ret)
+{
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s/class/bdi/%u:%u/read_ahead_kb", p->sysfs, major(dev),
+                 minor(dev));
+        return read_ulong(p, path, ret);
+}
+
+/* The mountinfo line of `dev`, waiting at most until `deadline` for it to appear. */
+static int wait_mount_line(const struct paths *p, dev_t dev, long deadline, struct nfs_mount *ret)
+{
+        int r = -ENOENT;
+
+        while (r == -ENOENT) {
+                long left = deadline - now_ms();
+                _cleanup_(closep) int fd = paths_open(p, p->mountinfo, O_RDONLY | O_CLOEXEC, 0);
+                if (fd < 0)
+                        return fd;
+                if ((r = find_mount_by_dev(p, fd, dev, ret)) != -ENOENT || left <= 0)
+                        break;
+                /* /proc/self/mountinfo wakes a poller on every mount (POLLPRI); a plain file
+                 * (tests) never does, so look again after a short step at most */
+                struct pollfd pfd = { .fd = fd, .events = POLLPRI };
+                if (poll(&pfd, 1, left < BDI_WAIT_STEP_MS ? (int)left : BDI_WAIT_STEP_MS) < 0 &&
+                    errno != EINTR)
+                        return -errno;
+        }
+        return r;
+}
+
+/* /proc/fs/nfsfs/volumes lists superblock `dev` (of this network namespace). */
+static bool volume_listed(const struct paths *p, dev_t dev, struct nfs_addr *ret_addr)
+{
+        _cleanup_free_ char *volumes = NULL;
+
+        return read_nfsfs(p, "volumes", &volumes) == 0 &&
+               nfsfs_volume_find(volumes, dev, ret_addr) == 0;
+}
+
+int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_owner *ret)
+{
+        struct bdi_owner o = { .kind = BDI_NOT_NFS };
+        long start = now_ms(), waited;
+        int r = wait_mount_line(p, dev, start, &o.mount);
+
+        if (r == -ENOMEM)
+                return r;
+        if (r == 0)
+                o.kind = BDI_NFS_MOUNT;
+        if (r == 0 || r == -EMEDIUMTYPE)
+                goto done;
+        /* no line yet: only a volume of this network namespace is worth waiting for */
+        if (!volume_listed(p, dev, &o.volume_addr))
+                goto done;
+        waited = now_ms();
+        o.lookup_ms = waited - start;
+        for (;;) {
+                long deadline = waited + wait_ms, slice = now_ms() + BDI_VOLUME_RECHECK_MS;
+                r = wait_mount_line(p, dev, slice < deadline ? slice : deadline, &o.mount);
+                if (r != -ENOENT || now_ms() >= deadline)
+                        break;
+                /* gone: NFSv4's short-lived superblock of the server's root, which is never
+                 * mounted here; nothing to wait for, nothing to set */
+                if (!volume_listed(p, dev, &o.volume_addr)) {
+                        r = -EMEDIUMTYPE;
+                        break;
+                }
+        }
+        if (r == -ENOMEM)
+                return r;
+        o.kind = r == 0 ? BDI_NFS_MOUNT : r == -EMEDIUMTYPE ? BDI_NOT_NFS : BDI_NFS_VOLUME;
+        o.waited_ms = now_ms() - waited;
+        /* a zero wait still says "waited" */
+        o.waited_ms += !o.waited_ms;
+        *ret = o;
+        return 0;
+done:
+        o.lookup_ms = now_ms() - start;
+        *ret = o;
+        return 0;
 }

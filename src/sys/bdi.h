@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "core/mountinfo.h"
 #include "sys/paths.h"
 
 struct bdi_watch;
@@ -27,3 +28,25 @@ int bdi_watch_wait(struct bdi_watch *w, dev_t dev, int timeout_ms);
  */
 int bdi_set_read_ahead(const struct paths *p, dev_t dev, unsigned long kb, unsigned long *ret_old,
                        unsigned long *ret_now);
+
+/* The read_ahead_kb of bdi `dev` now; 0 or -errno. */
+int bdi_get_read_ahead(const struct paths *p, dev_t dev, unsigned long *ret);
+
+/* Whose bdi udev reports: found in the mount table, or in this network namespace's nfsfs. */
+struct bdi_owner {
+        enum { BDI_NOT_NFS, BDI_NFS_MOUNT, BDI_NFS_VOLUME } kind;
+        struct nfs_mount mount;        /* BDI_NFS_MOUNT: its mountinfo line (owned) */
+        struct nfs_addr volume_addr;   /* BDI_NFS_VOLUME: the server of the volume line */
+        long lookup_ms;                /* the first look at the mount table */
+        long waited_ms;                /* then the wait for a late line; 0: none */
+};
+
+/*
+ * The owner of bdi `dev`.  A device that the mount table shows as another file system, or
+ * that neither the table nor /proc/fs/nfsfs/volumes lists, is BDI_NOT_NFS at once.  An NFS
+ * volume whose mountinfo line is not there yet (the event comes before mount(2) returns) is
+ * waited for, at most `wait_ms`, then it is BDI_NFS_VOLUME (another mount namespace made it);
+ * a volume that goes away meanwhile (NFSv4's superblock of the server's root, which lives only
+ * while mount(2) walks to the export) is BDI_NOT_NFS.  0, or -ENOMEM.
+ */
+int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_owner *ret);

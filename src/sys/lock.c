@@ -12,31 +12,7 @@
 
 #include "shared/macro.h"
 #include "sys/paths.h"
-
-/* Only the helper's own user (root) may own or write what it trusts there. */
-static bool trusted(const struct stat *st)
-{
-        return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
-}
-
-int rundir_open(const struct paths *p)
-{
-        struct stat st;
-        int r = paths_mkdir(p, p->rundir, 0755);
-
-        if (r < 0 && r != -EEXIST)
-                return r;
-        /* not through a link another user put there */
-        int fd = paths_open(p, p->rundir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
-        if (fd < 0)
-                return fd;
-        r = fstat(fd, &st) < 0 ? -errno : trusted(&st) ? 0 : -EPERM;
-        if (r < 0) {
-                close(fd);
-                return r;
-        }
-        return fd;
-}
+#include "sys/rundir.h"
 
 int lock_server(int dirfd, const char *name, int timeout_ms)
 {
@@ -52,7 +28,7 @@ int lock_server(int dirfd, const char *name, int timeout_ms)
         if (fd < 0)
                 return -errno;
         /* a FIFO or another user's file is no lock of ours */
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !trusted(&st)) {
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !rundir_trusted(&st)) {
                 close(fd);
                 return -EPERM;
         }

@@ -2,15 +2,10 @@
 #pragma once
 
 #include "sys/paths.h"
+#include "sys/rundir.h"
 
 /* How long a helper waits for another one mounting the same server. */
 #define LOCK_WAIT_MS 30000
-
-/*
- * The run directory, created when missing and opened without following a link; -EPERM when
- * it is not the helper's user's or is writable by group or others.  Returns the fd.
- */
-int rundir_open(const struct paths *p);
 
 /*
  * Takes the exclusive lock of one server endpoint (<name>.lock in the run directory), waiting

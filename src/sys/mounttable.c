@@ -18,29 +18,18 @@
 /* Largest /proc/fs/nfsfs file read: thousands of clients fit. */
 #define NFSFS_FILE_MAX (16 * 1024 * 1024)
 
-static inline void mnt_unref_tablep(struct libmnt_table **t)
-{
-        mnt_unref_table(*t);
-}
-
 static inline void mnt_free_iterp(struct libmnt_iter **i)
 {
         mnt_free_iter(*i);
 }
 
-static int read_nfsfs(const struct paths *p, const char *name, char **ret)
+int read_nfsfs(const struct paths *p, const char *name, char **ret)
 {
         _cleanup_free_ char *path = NULL;
         if (asprintf(&path, "%s/%s", p->nfsfs, name) < 0)
                 return -ENOMEM;
         _cleanup_(closep) int fd = paths_open(p, path, O_RDONLY | O_CLOEXEC | O_NOCTTY, 0);
         return fd < 0 ? fd : read_fd(fd, NFSFS_FILE_MAX, false, ret, NULL);
-}
-
-static inline void fclosep(FILE **f)
-{
-        if (*f)
-                fclose(*f);
 }
 
 /* One pass over mountinfo: libmount parses each entry and hands it here; none is kept. */
@@ -265,4 +254,43 @@ int fstab_options(const struct paths *p, const char *target, char **ret)
         if (!fs || !(o = mnt_fs_get_options(fs)))
                 return 0;
         return (*ret = strdup(o)) ? 0 : -ENOMEM;
+}
+
+int parse_mount_table(const struct paths *p, int fd, struct libmnt_table **ret)
+{
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
+        int r;
+
+        if (!t)
+                return -ENOMEM;
+        if (fd < 0 && (fd = paths_open(p, p->mountinfo, O_RDONLY | O_CLOEXEC, 0)) < 0)
+                return fd;
+        else if (fd >= 0 && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+                return -errno;
+        _cleanup_(fclosep) FILE *f = fdopen(fd, "re");
+        if (!f) {
+                close(fd);
+                return -errno;
+        }
+        if ((r = mnt_table_parse_stream(t, f, p->mountinfo)) < 0)
+                return r;
+        *ret = steal_pointer(&t);
+        return 0;
+}
+
+int find_mount_by_dev(const struct paths *p, int fd, dev_t dev, struct nfs_mount *ret)
+{
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = NULL;
+        struct libmnt_fs *fs;
+        int r;
+
+        if ((r = parse_mount_table(p, fd, &t)) < 0)
+                return r;
+        /* the last line of the superblock: the mount made last */
+        fs = mnt_table_find_devno(t, dev, MNT_ITER_BACKWARD);
+        if (!fs)
+                return -ENOENT;
+        r = nfs_mount_from_entry(mnt_fs_get_fstype(fs), mnt_fs_get_fs_options(fs),
+                                 mnt_fs_get_target(fs), mnt_fs_get_source(fs), dev, ret);
+        return r == -ENOENT ? -EMEDIUMTYPE : r;
 }

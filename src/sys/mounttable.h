@@ -1,10 +1,31 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <libmount.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "core/clients.h"
 #include "sys/paths.h"
+
+static inline void mnt_unref_tablep(struct libmnt_table **t)
+{
+        mnt_unref_table(*t);
+}
+
+static inline void fclosep(FILE **f)
+{
+        if (*f)
+                fclose(*f);
+}
+
+/*
+ * The mount table p->mountinfo through libmount: read from `fd` when >= 0 (the caller keeps
+ * it, e.g. to poll it afterwards), else opened here.  0 or -errno.
+ */
+int parse_mount_table(const struct paths *p, int fd, struct libmnt_table **ret);
+/* <nfsfs>/<name> ("servers", "volumes") of the network namespace; -ENOENT: no nfs module. */
+int read_nfsfs(const struct paths *p, const char *name, char **ret);
 
 /* How /proc/fs/nfsfs/servers was read: the caller says what it means. */
 struct nfsfs_status {
@@ -31,3 +52,8 @@ int load_clients(const struct paths *p, const struct scan_filter *f, struct clie
 int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret);
 /* The options of the fstab entry on `target` (the last one); *ret NULL when none.  0 or -ENOMEM. */
 int fstab_options(const struct paths *p, const char *target, char **ret);
+/*
+ * The mount of superblock `dev` (read from `fd` when >= 0): 0, -ENOENT when no line shows it,
+ * -EMEDIUMTYPE when it is not an NFS mount, or -errno.
+ */
+int find_mount_by_dev(const struct paths *p, int fd, dev_t dev, struct nfs_mount *ret);

@@ -2,6 +2,7 @@
 #include "sys/paths.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@ struct paths {
         const char *mountinfo;
         const char *nfsfs;         /* directory with servers, volumes */
         const char *sysfs;
-        const char *rundir;        /* lock files */
+        const char *rundir;        /* lock files; mount records in <rundir>/mounts */
         const char *udev_control;  /* udev is running when it exists */
         const char *mount_nfs;     /* the real mount.nfs (config mount_nfs overrides) */
         const char *fstab;         /* a user's mount takes helper keys from here only */

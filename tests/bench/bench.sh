@@ -72,3 +72,14 @@ base_conf
 args=(); for i in $(seq 1 40000); do args+=(-o "o$i=$i"); done
 t=$(loop 3 "$HELPER" 10.1.0.1:/x "$T/mnt" -f "${args[@]}" -o vers=3)
 printf 'dry run, 40000 -o arguments:              %9.2f ms\n' "$(ms "$t")"
+
+# the udev mode for one bdi event: an NFS superblock whose line is there, and a device that is
+# not NFS (the fast way out); its own run time, what udev waits for per event
+mountinfo 10 10
+udev10=$(loop "$N" "$HELPER" --udev-bdi 0:105)
+udevnot=$(loop "$N" "$HELPER" --udev-bdi 0:4095)
+mountinfo 5000 250
+udev5000=$(loop 50 "$HELPER" --udev-bdi 0:4105)
+printf 'udev mode, NFS bdi, 10 mounts:            %9.2f ms per event\n' "$(ms "$udev10")"
+printf 'udev mode, NFS bdi, 5000 mounts:          %9.2f ms per event\n' "$(ms "$udev5000")"
+printf 'udev mode, not NFS:                       %9.2f ms per event\n' "$(ms "$udevnot")"

@@ -85,22 +85,6 @@ ra_invalid() {
 t bad-value-warned ra_invalid
 
 # --- udev: nfs-utils' nfsrahead rule writes its own value when the bdi appears ---------
-UDEVD_PID=
-udev_start() {
-	local i d
-	[ -e /run/udev/control ] && return 0
-	for d in /lib/systemd/systemd-udevd /usr/lib/systemd/systemd-udevd; do [ -x $d ] && break; done
-	[ -x "$d" ] || return 1
-	$d --daemon >>"$LAB_DETAILS" 2>&1 || return 1
-	for i in $(seq 1 50); do [ -e /run/udev/control ] && break; sleep 0.1; done
-	udevadm settle -t 10
-	[ -e /run/udev/control ]
-}
-udev_stop() {
-	udevadm control --exit 2>/dev/null
-	rm -f /run/udev/control
-	return 0
-}
 RULE=/usr/lib/udev/rules.d/99-nfs.rules
 RULE_NOTE="Debian's nfs-common rule $RULE with /usr/libexec/nfsrahead"
 if [ ! -f $RULE ] || ! grep -q nfsrahead $RULE || [ ! -x /usr/libexec/nfsrahead ]; then

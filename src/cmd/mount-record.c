@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The mount path's plan, left for the udev mode and for tools that report on mounts. */
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/mount.h"
+#include "core/record.h"
+#include "core/verify.h"
+#include "shared/log.h"
+#include "sys/record.h"
+
+void mount_leave_record(const struct mount_ctx *m)
+{
+        char abuf[NFS_ADDR_STRLEN] = "";
+        const struct paths *p = m->env->paths;
+        int r;
+
+        /* as the lock: a user running the setuid helper leaves nothing in root's /run */
+        if (m->env->cl->fake || getuid() != 0)
+                return;
+        if (m->primary)
+                nfs_addr_to_string(m->primary, abuf);
+        struct mount_record rec = {
+                .spec = (char *)m->env->cl->spec,
+                .target = m->dir,
+                .server = abuf,
+                .nconnect = verify_expected_nconnect(&m->verdict),
+                .read_ahead = m->set.read_ahead,
+                .bg = options_bg(&m->final),
+        };
+        /* nothing depends on it but a later check: the mount goes on */
+        if ((r = record_write(p, &rec)) < 0)
+                log_info("cannot leave the plan in %s/%s: %s; a bg mount that lands later is not "
+                         "checked", p->rundir, RECORD_SUBDIR, strerror(-r));
+}

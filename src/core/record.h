@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "core/opts.h"
+#include "core/readahead.h"
+
+/*
+ * What the mount path planned for one mount point, left in <rundir>/mounts/<name> for the
+ * udev mode (a bg mount that lands later) and for tools that report on mounts.  Text, one
+ * `key=value` a line after a `# nfs-tuned mount record 1` line; unknown keys are skipped
+ * (doc/DESIGN.md "The mount record").
+ */
+struct mount_record {
+        char *spec;                    /* as typed: host:/path */
+        char *target;                  /* canonical mount point */
+        char *server;                  /* the address mount.nfs was to use; "" unresolved */
+        unsigned nconnect;             /* connections the plan expects; 0: cannot be known */
+        struct read_ahead read_ahead;  /* the setting the mount path decided */
+        bool bg;                       /* mount.nfs may finish the mount in the background */
+};
+
+#define MOUNT_RECORD_HEADER "# nfs-tuned mount record 1"
+/* Largest record read, in bytes: a few paths and numbers. */
+#define MOUNT_RECORD_MAX (3 * 4096 + 512)
+
+void mount_record_done(struct mount_record *r);
+/*
+ * The file name of the record of mount point `target`: the path escaped as
+ * `systemd-escape --path` does ("/mnt/data-1" -> "mnt-data\x2d1", "/" -> "-").
+ * -ENAMETOOLONG beyond NAME_MAX, -ENOMEM.
+ */
+int mount_record_name(const char *target, char **ret);
+/* The record's text (free it); -EINVAL when a value has a newline, -ENOMEM. */
+int mount_record_format(const struct mount_record *r, char **ret);
+/* 0, -EINVAL when the header or spec/target lines are missing, -ENOMEM. */
+int mount_record_parse(const char *text, struct mount_record *ret);
+/* The last of fg/bg in the options wins, as in mount.nfs. */
+bool options_bg(const struct optlist *l);

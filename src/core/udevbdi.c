@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/udevbdi.h"
+
+#include <errno.h>
+
+#include "core/merge.h"
+#include "core/plan.h"
+#include "core/spec.h"
+#include "shared/macro.h"
+
+bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m)
+{
+        return r && m && streq(r->target, m->target) && streq(r->spec, m->source);
+}
+
+/* The record's setting as a command line, so that it beats every section as -o does. */
+static int record_cmdline(const struct mount_record *r, struct optlist *ret)
+{
+        char ra[READ_AHEAD_STRLEN];
+
+        if (!r)
+                return 0;
+        return optlist_add(ret, "read_ahead_kb", read_ahead_to_string(&r->read_ahead, ra));
+}
+
+int bdi_event_decide(const struct config *c, const struct bdi_event *ev, struct bdi_decision *ret)
+{
+        const struct mount_record *rec = mount_record_matches(ev->record, ev->mount) ? ev->record :
+                                                                                      NULL;
+        const struct nfs_mount *m = ev->mount;
+        struct nfs_spec spec = { 0 };
+        struct optlist cmd = { 0 };
+        struct merged merged = { 0 };
+        struct settings set;
+        int r;
+
+        /* a source that is not host:/path leaves only the address to match */
+        if (m && nfs_spec_parse(m->source, &spec) == -ENOMEM)
+                return -ENOMEM;
+        struct match_input in = {
+                .host = spec.host,
+                .addrs = m ? &m->addr : ev->volume_addr,
+                .naddrs = m || ev->volume_addr ? 1 : 0,
+                .dir = m ? m->target : NULL,
+        };
+        if ((r = record_cmdline(rec, &cmd)) < 0 ||
+            (r = config_merge(c, &cmd, &in, false, &merged)) < 0)
+                goto out;
+        struct bdi_decision d = { .from_record = rec != NULL };
+        /* the config's values are checked when parsed, the record's here: a bad one is unset */
+        if (settings_from_merged(&merged, &set, NULL) < 0)
+                set = (struct settings){ .read_ahead = { READ_AHEAD_KEEP, 0 } };
+        const struct merged_opt *o = merged_find(&merged, "read_ahead_kb");
+        if (o && o->from) {
+                d.from = o->from;
+                d.line = o->line;
+        }
+        d.setting = set.read_ahead;
+        /* the event is for a new bdi: no earlier superblock shares it */
+        d.plan = read_ahead_plan(&set.read_ahead, ev->dev, m ? m->rsize : 0, NULL, 0);
+        d.nconnect_differs = rec && rec->bg && rec->nconnect && m->nconnect != rec->nconnect;
+        *ret = d;
+out:
+        merged_done(&merged);
+        optlist_done(&cmd);
+        nfs_spec_done(&spec);
+        return r;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "sys/record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shared/macro.h"
+#include "sys/fileio.h"
+#include "sys/rundir.h"
+
+static int write_all(int fd, const char *text)
+{
+        size_t len = strlen(text);
+
+        while (len) {
+                ssize_t n = write(fd, text, len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                text += n;
+                len -= (size_t)n;
+        }
+        return 0;
+}
+
+/* The records' directory of a trusted run directory (sys/rundir.c); -EPERM when it is not. */
+static int records_dir(const struct paths *p)
+{
+        _cleanup_(closep) int run = rundir_open(p);
+        return run < 0 ? run : rundir_subdir(run, RECORD_SUBDIR);
+}
+
+int record_write(const struct paths *p, const struct mount_record *rec)
+{
+        _cleanup_free_ char *text = NULL, *name = NULL, *tmp = NULL;
+        int r;
+
+        if ((r = mount_record_format(rec, &text)) < 0 ||
+            (r = mount_record_name(rec->target, &name)) < 0)
+                return r;
+        if (asprintf(&tmp, ".%s.%ld.tmp", name, (long)getpid()) < 0)
+                return -ENOMEM;
+        _cleanup_(closep) int dir = records_dir(p);
+        if (dir < 0)
+                return dir;
+        int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0)
+                return -errno;
+        r = write_all(fd, text);
+        if (close(fd) < 0 && r == 0)
+                r = -errno;
+        if (r == 0 && renameat(dir, tmp, dir, name) < 0)
+                r = -errno;
+        if (r < 0)
+                (void)unlinkat(dir, tmp, 0);
+        return r;
+}
+
+int record_read(const struct paths *p, const char *target, struct mount_record *ret)
+{
+        _cleanup_free_ char *name = NULL, *text = NULL;
+        int r;
+
+        if ((r = mount_record_name(target, &name)) < 0)
+                return r;
+        _cleanup_(closep) int dir = records_dir(p);
+        if (dir < 0)
+                return dir;
+        _cleanup_(closep) int fd =
+            openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        /* root writes the records: a file anyone else could have written is not used */
+        if ((r = read_fd(fd, MOUNT_RECORD_MAX, geteuid() == 0, &text, NULL)) < 0)
+                return r;
+        return mount_record_parse(text, ret);
+}

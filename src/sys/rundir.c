@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "sys/rundir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+bool rundir_trusted(const struct stat *st)
+{
+        return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* The fd when it is a directory of ours, else -EPERM (or -errno); the fd is closed then. */
+static int keep_if_trusted(int fd)
+{
+        struct stat st;
+        int r;
+
+        if (fd < 0)
+                return fd;
+        r = fstat(fd, &st) < 0 ? -errno : rundir_trusted(&st) ? 0 : -EPERM;
+        if (r < 0) {
+                close(fd);
+                return r;
+        }
+        return fd;
+}
+
+int rundir_open(const struct paths *p)
+{
+        int r = paths_mkdir(p, p->rundir, 0755);
+
+        if (r < 0 && r != -EEXIST)
+                return r;
+        /* not through a link another user put there */
+        return keep_if_trusted(
+            paths_open(p, p->rundir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0));
+}
+
+int rundir_subdir(int dirfd, const char *name)
+{
+        if (mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST)
+                return -errno;
+        int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        return keep_if_trusted(fd < 0 ? -errno : fd);
+}

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The udev mode's decision (core/udevbdi.c) and the mount record (core/record.c).  The same
+ * table is decided by the mount path's steps too: the two paths must never disagree.
+ */
+#include <errno.h>
+#include <sys/sysmacros.h>
+
+#include "core/config.h"
+#include "core/merge.h"
+#include "core/plan.h"
+#include "core/record.h"
+#include "core/spec.h"
+#include "core/udevbdi.h"
+#include "shared/macro.h"
+#include "unit.h"
+
+#define CONF                                                                            \
+        "[global]\nread_ahead_kb = 1024\n"                                              \
+        "[server \"filer\"]\nread_ahead_kb = 2048\n"                                     \
+        "[server \"*.example.com\"]\nread_ahead_kb = 3072\n"                             \
+        "[server \"10.20.0.0/16\"]\nread_ahead_kb = 15x\n"                               \
+        "[server \"fd00::/64\"]\nread_ahead_kb = 5120\n"                                 \
+        "[mountpoint \"/data\"]\nread_ahead_kb = 4096\n"                                 \
+        "[mountpoint \"/scratch/*\"]\nread_ahead_kb = keep\n"
+
+#define OPTS(rsize, nconnect, addr)                                                     \
+        "rw,vers=3,rsize=" rsize ",wsize=1048576,hard" nconnect ",proto=tcp,sec=sys,addr=" addr
+
+static const struct {
+        const char *name;
+        const char *source, *target, *opts; /* NULL source: only nfsfs volumes lists it */
+        const char *volume_addr;
+        const char *record;                 /* the record's read_ahead_kb; NULL: no record */
+        enum read_ahead_step step;
+        unsigned long kb;
+        const char *from;                   /* section pattern, "global", "record", "" none */
+} rows[] = {
+        { "global", "10.99.0.1:/e", "/mnt/e", OPTS("1048576", "", "10.99.0.1"), NULL, NULL,
+          READ_AHEAD_WRITE, 1024, "global" },
+        { "server by name as written", "filer:/e", "/mnt/e", OPTS("1048576", "", "10.99.0.1"),
+          NULL, NULL, READ_AHEAD_WRITE, 2048, "filer" },
+        { "server by name, case", "FILER:/e", "/mnt/e", OPTS("1048576", "", "10.99.0.1"), NULL,
+          NULL, READ_AHEAD_WRITE, 2048, "filer" },
+        { "server by glob", "nas.example.com:/e", "/mnt/e", OPTS("1048576", "", "10.99.0.1"),
+          NULL, NULL, READ_AHEAD_WRITE, 3072, "*.example.com" },
+        { "server by CIDR over addr=, 15x rsize", "n:/e", "/mnt/e",
+          OPTS("262144", "", "10.20.3.4"), NULL, NULL, READ_AHEAD_WRITE, 3840, "10.20.0.0/16" },
+        { "server by IPv6 CIDR", "[fd00::1]:/e", "/mnt/e", OPTS("1048576", "", "fd00::1"), NULL,
+          NULL, READ_AHEAD_WRITE, 5120, "fd00::/64" },
+        { "mountpoint beats server", "filer:/e", "/data", OPTS("1048576", "", "10.99.0.1"),
+          NULL, NULL, READ_AHEAD_WRITE, 4096, "/data" },
+        { "mountpoint glob keep", "filer:/e", "/scratch/x", OPTS("1048576", "", "10.99.0.1"),
+          NULL, NULL, READ_AHEAD_LEAVE, 0, "/scratch/*" },
+        { "the record beats every section", "filer:/e", "/data", OPTS("1048576", "", "10.99.0.1"),
+          NULL, "8192", READ_AHEAD_WRITE, 8192, "record" },
+        { "the record's keep", "filer:/e", "/data", OPTS("1048576", "", "10.99.0.1"), NULL,
+          "keep", READ_AHEAD_LEAVE, 0, "record" },
+        { "the record's 15x", "n:/e", "/mnt/e", OPTS("65536", "", "10.99.0.1"), NULL, "15x",
+          READ_AHEAD_WRITE, 960, "record" },
+        { "volume only: server section by address", NULL, NULL, NULL, "10.20.0.9", NULL,
+          READ_AHEAD_LEAVE, 0, "10.20.0.0/16" }, /* 15x of an unknown rsize */
+        { "volume only: global", NULL, NULL, NULL, "10.99.0.1", NULL, READ_AHEAD_WRITE, 1024,
+          "global" },
+};
+
+static struct nfs_mount mount_of(size_t i)
+{
+        struct nfs_mount m = { 0 };
+        if (rows[i].source)
+                ck_assert_int_eq(nfs_mount_from_entry("nfs", rows[i].opts, rows[i].target,
+                                                      rows[i].source, makedev(0, 60), &m),
+                                 0);
+        return m;
+}
+
+static struct mount_record record_of(size_t i)
+{
+        struct mount_record r = { .spec = strdup(S(rows[i].source)),
+                                  .target = strdup(S(rows[i].target)),
+                                  .server = strdup("10.99.0.1"),
+                                  .nconnect = 1 };
+        if (rows[i].record)
+                ck_assert_int_eq(read_ahead_parse(rows[i].record, &r.read_ahead), 0);
+        return r;
+}
+
+static struct config config_of(const char *text)
+{
+        struct config c = { 0 };
+        ck_assert_int_eq(config_parse(&c, "/etc/nfs-tuned.conf", text), 0);
+        ck_assert_uint_eq(c.nerrors, 0);
+        return c;
+}
+
+static const char *from_of(const struct bdi_decision *d)
+{
+        if (d->from_record)
+                return "record";
+        if (!d->from)
+                return "";
+        return d->from->pattern ? d->from->pattern : "global";
+}
+
+START_TEST(test_decide)
+{
+        struct config c = config_of(CONF);
+        struct nfs_mount m = mount_of(_i);
+        struct mount_record rec = record_of(_i);
+        struct nfs_addr va;
+        struct bdi_event ev = { .dev = makedev(0, 60), .mount = rows[_i].source ? &m : NULL,
+                                .record = rows[_i].record ? &rec : NULL };
+        struct bdi_decision d;
+
+        if (rows[_i].volume_addr) {
+                ck_assert_int_eq(nfs_addr_parse(rows[_i].volume_addr, &va), 0);
+                ev.volume_addr = &va;
+        }
+        ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
+        ck_assert_msg(d.plan.step == rows[_i].step, "%s: step %d, want %d", rows[_i].name,
+                      d.plan.step, rows[_i].step);
+        ck_assert_msg(d.plan.step != READ_AHEAD_WRITE || d.plan.kb == rows[_i].kb,
+                      "%s: %lu KiB, want %lu", rows[_i].name, d.plan.kb, rows[_i].kb);
+        ck_assert_msg(streq(from_of(&d), rows[_i].from), "%s: from '%s', want '%s'",
+                      rows[_i].name, from_of(&d), rows[_i].from);
+        ck_assert(!d.nconnect_differs);
+        mount_record_done(&rec);
+        nfs_mount_done(&m);
+        config_done(&c);
+}
+END_TEST
+
+/* What the mount path decides for the same mount, typed as the source and with its -o. */
+static struct read_ahead_plan mount_path_plan(const struct config *c, const struct nfs_mount *m,
+                                              const char *cmdline_ra)
+{
+        struct nfs_spec spec;
+        struct optlist cmd = { 0 };
+        struct merged merged;
+        struct settings set;
+
+        ck_assert_int_eq(nfs_spec_parse(m->source, &spec), 0);
+        if (cmdline_ra)
+                ck_assert_int_eq(optlist_add(&cmd, "read_ahead_kb", cmdline_ra), 0);
+        struct match_input in = { spec.host, &m->addr, 1, m->target };
+        ck_assert_int_eq(config_merge(c, &cmd, &in, false, &merged), 0);
+        ck_assert_int_eq(settings_from_merged(&merged, &set, NULL), 0);
+        struct read_ahead_plan p = read_ahead_plan(&set.read_ahead, m->dev, m->rsize, NULL, 0);
+        merged_done(&merged);
+        optlist_done(&cmd);
+        nfs_spec_done(&spec);
+        return p;
+}
+
+START_TEST(test_paths_agree)
+{
+        struct config c = config_of(CONF);
+        struct nfs_mount m = mount_of(_i);
+        struct mount_record rec = record_of(_i);
+        struct bdi_event ev = { .dev = m.dev, .mount = &m, .record = rows[_i].record ? &rec : NULL };
+        struct bdi_decision d;
+
+        if (!rows[_i].source)
+                goto out; /* the mount path always has a mount */
+        ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
+        struct read_ahead_plan p = mount_path_plan(&c, &m, rows[_i].record);
+        ck_assert_msg(p.step == d.plan.step && p.kb == d.plan.kb,
+                      "%s: mount path %d/%lu, udev path %d/%lu", rows[_i].name, p.step, p.kb,
+                      d.plan.step, d.plan.kb);
+out:
+        mount_record_done(&rec);
+        nfs_mount_done(&m);
+        config_done(&c);
+}
+END_TEST
+
+/* A record is used only for its own mount point and source; a bg mount's nconnect is checked. */
+START_TEST(test_record_match_and_bg)
+{
+        struct config c = config_of(CONF);
+        struct nfs_mount m;
+        struct bdi_decision d;
+        struct mount_record rec = { .spec = strdup("filer:/e"), .target = strdup("/data"),
+                                    .server = strdup("10.99.0.1"), .nconnect = 8,
+                                    .read_ahead = { READ_AHEAD_KB, 8192 }, .bg = true };
+
+        ck_assert_int_eq(nfs_mount_from_entry("nfs", OPTS("1048576", ",nconnect=4", "10.99.0.1"),
+                                              "/data", "filer:/e", makedev(0, 61), &m), 0);
+        struct bdi_event ev = { .dev = m.dev, .mount = &m, .record = &rec };
+        ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
+        ck_assert(d.from_record && d.plan.kb == 8192 && d.nconnect_differs);
+        /* the plan was nconnect=4: no word */
+        rec.nconnect = 4;
+        ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
+        ck_assert(!d.nconnect_differs);
+        /* not bg: the helper verified it itself */
+        rec.nconnect = 8;
+        rec.bg = false;
+        ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
+        ck_assert(!d.nconnect_differs);
+        /* a record of another source on this mount point (stale) is not used */
+        free(rec.spec);
+        rec.spec = strdup("other:/e");
+        rec.bg = true;
+        ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
+        ck_assert(!d.from_record && d.plan.kb == 4096 && !d.nconnect_differs);
+        mount_record_done(&rec);
+        nfs_mount_done(&m);
+        config_done(&c);
+}
+END_TEST
+
+static const struct {
+        const char *target, *name;
+} name_rows[] = {
+        { "/mnt/data", "mnt-data" },
+        { "/", "-" },
+        { "/mnt/data-1", "mnt-data\\x2d1" },
+        { "/mnt//a/", "mnt-a" },
+        { "/.hidden/x y", "\\x2ehidden-x\\x20y" },
+        { "/a/.b", "a-.b" },
+        { "/srv/näs", "srv-n\\xc3\\xa4s" },
+        { "/a:b_c.d", "a:b_c.d" },
+};
+
+START_TEST(test_record_name)
+{
+        char *n = NULL;
+        ck_assert_int_eq(mount_record_name(name_rows[_i].target, &n), 0);
+        ck_assert_str_eq(n, name_rows[_i].name);
+        free(n);
+}
+END_TEST
+
+START_TEST(test_record_name_too_long)
+{
+        char t[300], *n = NULL;
+        memset(t, 'a', sizeof(t) - 1);
+        t[0] = '/';
+        t[sizeof(t) - 1] = '\0';
+        ck_assert_int_eq(mount_record_name(t, &n), -ENAMETOOLONG);
+        ck_assert_ptr_null(n);
+}
+END_TEST
+
+START_TEST(test_record_roundtrip)
+{
+        struct mount_record in = { .spec = "filer:/export", .target = "/mnt/data",
+                                   .server = "10.99.0.1", .nconnect = 8,
+                                   .read_ahead = { READ_AHEAD_RSIZE_MULT, 15 }, .bg = true };
+        struct mount_record out;
+        char *text = NULL;
+
+        ck_assert_int_eq(mount_record_format(&in, &text), 0);
+        ck_assert_str_eq(text, "# nfs-tuned mount record 1\nspec=filer:/export\n"
+                               "target=/mnt/data\nserver=10.99.0.1\nnconnect=8\n"
+                               "read_ahead_kb=15x\nbg=yes\n");
+        ck_assert_int_eq(mount_record_parse(text, &out), 0);
+        ck_assert_str_eq(out.spec, in.spec);
+        ck_assert_str_eq(out.target, in.target);
+        ck_assert_str_eq(out.server, in.server);
+        ck_assert_uint_eq(out.nconnect, 8);
+        ck_assert(out.read_ahead.kind == READ_AHEAD_RSIZE_MULT && out.read_ahead.n == 15);
+        ck_assert(out.bg);
+        mount_record_done(&out);
+        free(text);
+        in.target = "/mnt/a\nb";
+        ck_assert_int_eq(mount_record_format(&in, &text), -EINVAL);
+}
+END_TEST
+
+static const struct {
+        const char *text;
+        int rc;
+} parse_rows[] = {
+        { "# nfs-tuned mount record 1\nspec=a:/b\ntarget=/m\n", 0 },
+        { "# nfs-tuned mount record 1\nspec=a:/b\ntarget=/m\nfuture=1\nnconnect=99\n", 0 },
+        { "# nfs-tuned mount record 1\nspec=a:/b\n", -EINVAL },
+        { "# nfs-tuned mount record 2\nspec=a:/b\ntarget=/m\n", -EINVAL },
+        { "spec=a:/b\ntarget=/m\n", -EINVAL },
+        { "", -EINVAL },
+};
+
+START_TEST(test_record_parse)
+{
+        struct mount_record r = { 0 };
+        int rc = mount_record_parse(parse_rows[_i].text, &r);
+        ck_assert_msg(rc == parse_rows[_i].rc, "row %d: rc %d", _i, rc);
+        if (rc == 0) {
+                ck_assert_uint_eq(r.nconnect, 0); /* out of range: unknown */
+                ck_assert(r.read_ahead.kind == READ_AHEAD_KEEP && !r.bg);
+                ck_assert_str_eq(r.server, "");
+        }
+        mount_record_done(&r);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+        Suite *s = suite_create("udevbdi");
+        TCase *tc = tcase_create("core");
+        tcase_add_loop_test(tc, test_decide, 0, ELEMS(rows));
+        tcase_add_loop_test(tc, test_paths_agree, 0, ELEMS(rows));
+        tcase_add_test(tc, test_record_match_and_bg);
+        tcase_add_loop_test(tc, test_record_name, 0, ELEMS(name_rows));
+        tcase_add_test(tc, test_record_name_too_long);
+        tcase_add_test(tc, test_record_roundtrip);
+        tcase_add_loop_test(tc, test_record_parse, 0, ELEMS(parse_rows));
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+UNIT_MAIN(make_suite)
