@@ -63,7 +63,7 @@ gone() { # NAME SHA
 	[ ! -e /usr/share/doc/nfs-tuned ] || fail "/usr/share/doc/nfs-tuned left" || return
 	[ ! -e "$D12" ] && [ ! -e "$D13" ] || fail "a diverted copy is left: $(ls $D12 $D13 2>/dev/null)" || return
 }
-status_is() { # WANT
+dpkg_status_is() { # WANT
 	local s
 	s=$(dpkg-query -W -f '${db:Status-Abbrev}${Version}' nfs-tuned 2>/dev/null)
 	[ "$s" = "$1" ] || fail "dpkg says nfs-tuned is '$s', expected '$1'" || return
@@ -106,7 +106,7 @@ p_install() {
 		log "  apt could not install offline; dpkg -i"
 		pkg dpkg -i "$TUNED" || return
 	fi
-	status_is "ii $V" || return
+	dpkg_status_is "ii $V" || return
 	in_front || return
 	real_at $D12 "$SHA12" || return
 	[ ! -e $D13 ] || fail "$D13 exists (nothing should be renamed there)" || return
@@ -219,7 +219,7 @@ p_reinstall_nfs_common() {
 p_reinstall_self() {
 	have_debs || return
 	install_and_mount "$TUNED" $D12 "$SHA12" || return
-	status_is "ii $V" || return
+	dpkg_status_is "ii $V" || return
 }
 
 # mount_nfs naming the helper's own name: it refuses to run itself (exit 2)
@@ -250,7 +250,7 @@ p_upgrade_from_previous() {
 	in_front || return
 	xrun apt install -y "$TUNED"
 	[ "$RC" = 0 ] || { log "  apt failed offline; dpkg -i"; pkg dpkg -i "$TUNED"; } || return
-	status_is "ii $V" || return
+	dpkg_status_is "ii $V" || return
 	in_front || return
 	real_at $D12 "$SHA12" || return
 	via_helper $D12 nfs $SRV:/export/a "$(mp a)" vers=3 || return

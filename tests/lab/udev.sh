@@ -64,7 +64,7 @@ udev_order() {
 	a=$(mp a)
 	conf "[global]" "read_ahead_kb = 2048"
 	xrun mount.nfs $SRV:/export/a "$a" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	settle
 	dev=$(mi_dev "$a")
 	xrun udevadm test --action=add "/sys/class/bdi/$dev"
@@ -89,9 +89,9 @@ udev_direct() {
 	conf "[global]" "read_ahead_kb = 1024" "[server \"$SRV\"]" "read_ahead_kb = 2048" \
 		"[mountpoint \"$b\"]" "read_ahead_kb = 4096"
 	xrun mount.nfs $SRV:/export/a "$a" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	xrun mount.nfs $SRV:/export/b "$b" -o vers=4.1
-	rc_is 0 || return
+	status_is 0 || return
 	settle
 	ra_is "$a" 2048 "[server \"$SRV\"], mount.nfs directly" || return
 	ra_is "$b" 4096 "[mountpoint \"$b\"], mount.nfs directly" || return
@@ -106,9 +106,9 @@ udev_helper_agrees() {
 	a=$(mp a)
 	conf "[global]" "read_ahead_kb = 1024"
 	hrun $SRV:/export/a "$a" -v -o vers=4.1,read_ahead_kb=3072
-	rc_is 0 || return
-	out_lacks 'warning:' || return
-	out_has "read_ahead_kb 3072 -> 3072" "udev had set the helper's value before the helper wrote it" || return
+	status_is 0 || return
+	out_no_match 'warning:' || return
+	out_matches "read_ahead_kb 3072 -> 3072" "udev had set the helper's value before the helper wrote it" || return
 	settle
 	dev=$(mi_dev "$a")
 	ra_is "$a" 3072 "the command line's read_ahead_kb" || return
@@ -127,7 +127,7 @@ udev_submount() {
 	srv exportfs -o rw,no_root_squash,insecure,no_subtree_check,fsid=20 '*:/export/h/sub'
 	conf "[server \"$SRV\"]" "read_ahead_kb = 5120"
 	xrun mount.nfs $SRV:/export/h "$h" -o vers=4.1
-	rc_is 0 || { udev_submount_undo; return 1; }
+	status_is 0 || { udev_submount_undo; return 1; }
 	cat "$h/sub/README" >/dev/null
 	settle
 	dev=$(mi_dev "$h/sub")
@@ -162,13 +162,13 @@ udev_bg() {
 	conf "[server \"$SRV\"]" "read_ahead_kb = 1024"
 	nfsd_stop
 	hrun $SRV:/export/g "$g" -o vers=4.1,nconnect=4,bg,read_ahead_kb=6144
-	rc_is 0 "bg: mount.nfs goes on in the background" || { nfsd_start; return 1; }
+	status_is 0 "bg: mount.nfs goes on in the background" || { nfsd_start; return 1; }
 	not_mounted "$g" "the server is down" || { nfsd_start; return 1; }
 	# mount.nfs's child tries again after 1, 3, 7 s: the client is made between the 2nd and 3rd
 	sleep 3.5
 	nfsd_start
 	xrun mount.nfs $SRV:/export/f "$f" -o vers=4.1,nconnect=2
-	rc_is 0 || return
+	status_is 0 || return
 	for i in $(seq 1 100); do is_mounted "$g" && break; sleep 0.2; done
 	mounted "$g" "the bg mount landed" || return
 	settle
@@ -191,7 +191,7 @@ udev_shared() {
 	dev=$(mi_dev "$a")
 	echo 768 >"/sys/class/bdi/$dev/read_ahead_kb"
 	xrun mount.nfs $SRV:/export/a "$a2" -o vers=3
-	rc_is 0 || return
+	status_is 0 || return
 	settle
 	[ "$(mi_dev "$a2")" = "$dev" ] || skip "the kernel gave the second mount its own superblock" || return
 	ra_is "$a2" 768 "a shared superblock keeps its value" || return
@@ -206,7 +206,7 @@ udev_not_nfs() {
 	conf "[global]" "read_ahead_kb = 4444"
 	exec 3<>/dev/fuse
 	xrun mount -i -t fuse -o fd=3,rootmode=40000,user_id=0,group_id=0 labfuse "$f"
-	rc_is 0 || { exec 3>&-; return 1; }
+	status_is 0 || { exec 3>&-; return 1; }
 	settle
 	dev=$(awk -v d="$f" '$5 == d { print $3 }' /proc/self/mountinfo)
 	after=$(cat "/sys/class/bdi/$dev/read_ahead_kb")
@@ -215,7 +215,7 @@ udev_not_nfs() {
 	umount -l "$f"
 	case $dev in 0:*) ;; *) fail "the FUSE bdi is '$dev', not an anonymous 0:N" || return ;; esac
 	[ "$after" != 4444 ] || fail "the FUSE bdi $dev got our 4444" || return
-	rc_is 1 "not NFS" || return
+	status_is 1 "not NFS" || return
 	[ -z "$OUT" ] || fail "the udev mode said something for $dev: $OUT" || return
 	[ -z "$(slog "$dev")" ] || fail "syslog has a line for the FUSE bdi $dev: $(slog "$dev")" || return
 	log "  FUSE bdi $dev read_ahead_kb $after"
