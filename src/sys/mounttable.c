@@ -99,6 +99,23 @@ static int keep_entry(struct scan *s, struct libmnt_fs *fs)
         return r;
 }
 
+/* p->mountinfo as a stream: a copy of `fd` when >= 0 (the caller keeps its own), else opened. */
+static int open_mountinfo(const struct paths *p, int fd, FILE **ret)
+{
+        if (fd < 0 && (fd = paths_open(p, p->mountinfo, O_RDONLY | O_CLOEXEC, 0)) < 0)
+                return fd;
+        else if (fd >= 0 && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+                return -errno;
+        FILE *f = fdopen(fd, "re");
+        if (!f) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        *ret = f;
+        return 0;
+}
+
 /* Lines of mountinfo handed to libmount at a time: memory stays flat however long the table. */
 #define SCAN_CHUNK (256 * 1024)
 
@@ -131,14 +148,9 @@ static int scan_table(const struct paths *p, struct scan *s)
 
         if (!t || !buf)
                 return -ENOMEM;
-        int fd = paths_open(p, p->mountinfo, O_RDONLY | O_CLOEXEC, 0);
-        if (fd < 0)
-                return fd;
-        _cleanup_(fclosep) FILE *f = fdopen(fd, "re");
-        if (!f) {
-                close(fd);
-                return -errno;
-        }
+        _cleanup_(fclosep) FILE *f = NULL;
+        if ((r = open_mountinfo(p, -1, &f)) < 0)
+                return r;
         while (r >= 0 && (n = getline(&line, &cap, f)) > 0) {
                 if (len + (size_t)n > SCAN_CHUNK && len) {
                         r = scan_chunk(t, s, buf, len, p->mountinfo);
@@ -261,17 +273,11 @@ int parse_mount_table(const struct paths *p, int fd, struct libmnt_table **ret)
         _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
         int r;
 
+        _cleanup_(fclosep) FILE *f = NULL;
         if (!t)
                 return -ENOMEM;
-        if (fd < 0 && (fd = paths_open(p, p->mountinfo, O_RDONLY | O_CLOEXEC, 0)) < 0)
-                return fd;
-        else if (fd >= 0 && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
-                return -errno;
-        _cleanup_(fclosep) FILE *f = fdopen(fd, "re");
-        if (!f) {
-                close(fd);
-                return -errno;
-        }
+        if ((r = open_mountinfo(p, fd, &f)) < 0)
+                return r;
         if ((r = mnt_table_parse_stream(t, f, p->mountinfo)) < 0)
                 return r;
         *ret = steal_pointer(&t);
