@@ -254,7 +254,8 @@ START_TEST(test_record_roundtrip)
         ck_assert_int_eq(mount_record_format(&in, &text), 0);
         ck_assert_str_eq(text, "# nfs-tuned mount record 1\nspec=filer:/export\n"
                                "target=/mnt/data\nserver=10.99.0.1\nnconnect=8\n"
-                               "read_ahead_kb=15x\nbg=yes\n");
+                               "read_ahead_kb=15x\nbg=yes\nnconnect_requested=0\n"
+                               "nconnect_from=none\nread_ahead_from=none\n");
         ck_assert_int_eq(mount_record_parse(text, &out), 0);
         ck_assert_str_eq(out.spec, in.spec);
         ck_assert_str_eq(out.target, in.target);
