@@ -36,6 +36,9 @@ lab_setup() {
 	if [ -f /lab/mount.nfs-tuned ]; then
 		install -m 0755 -o root -g root /lab/mount.nfs-tuned "$H" || return 1
 	fi
+	if [ -f /lab/nfs-tuned ]; then
+		install -m 0755 -o root -g root /lab/nfs-tuned /usr/local/bin/nfs-tuned || return 1
+	fi
 	echo 0 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
 	ip link set lo up
 	ip netns add srv || return 1

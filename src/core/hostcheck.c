@@ -250,8 +250,9 @@ int status_check_udev(const struct udev_rule_file *v, size_t n, struct status_re
 /* Options of nfsmount.conf's global section that decide which NFS client a mount gets. */
 static bool decides_client(const char *key)
 {
-        static const char *const keys[] = { "nconnect", "vers",  "nfsvers", "sec",
-                                            "proto",    "port",  "xprtsec", "mountvers" };
+        static const char *const keys[] = { "nconnect", "vers",    "nfsvers",     "defaultvers",
+                                            "sec",      "proto",   "defaultproto", "port",
+                                            "xprtsec",  "mountvers" };
         for (size_t i = 0; i < ELEMENTSOF(keys); i++)
                 if (strcasecmp(key, keys[i]) == 0)
                         return true;

@@ -25,7 +25,7 @@ static char *unescape(const char *s, size_t len)
         if (!out)
                 return NULL;
         for (size_t i = 0; i < len; i++) {
-                if (s[i] == '\\' && i + 3 < len + 1 && s[i + 1] >= '0' && s[i + 1] <= '3' &&
+                if (s[i] == '\\' && i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' &&
                     s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
                         *o++ = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + s[i + 3] - '0');
                         i += 3;

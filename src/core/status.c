@@ -161,7 +161,7 @@ static int finding_krb5(struct status_report *rep, const struct status_mount *ro
 }
 
 static int finding_read_ahead(struct status_report *rep, const struct status_mount *row,
-                              const struct mount_record *rec, unsigned long page_kb)
+                              unsigned long page_kb)
 {
         const struct nfs_mount *m = row->m;
         unsigned maj = major(m->dev), min = minor(m->dev);
@@ -169,7 +169,8 @@ static int finding_read_ahead(struct status_report *rep, const struct status_mou
         if (row->ra_shared || !row->ra_want || row->ra_now < 0 ||
             read_ahead_readback_ok(row->ra_want, (unsigned long)row->ra_now, page_kb))
                 return 0;
-        if (row->record == RECORD_CURRENT && rec->read_ahead.kind != READ_AHEAD_KEEP)
+        /* a current record that says keep gives no want: not here */
+        if (row->record == RECORD_CURRENT)
                 return status_add_finding(
                     rep, SEV_WARNING, F_RA_OVERWRITTEN, m->target,
                     "%s: read_ahead_kb of bdi %u:%u is %ld, not the %lu the helper set when it "
@@ -265,7 +266,7 @@ static int analyse_one(struct status_report *rep, struct status_mount *row,
         row->nconnect_config = now.nconnect;
         size_t before = row->first_finding = rep->nfindings;
         if ((r = finding_nconnect(rep, row)) < 0 || (r = finding_krb5(rep, row)) < 0 ||
-            (r = finding_read_ahead(rep, row, rec, page_kb)) < 0 ||
+            (r = finding_read_ahead(rep, row, page_kb)) < 0 ||
             (r = finding_config(rep, row, rec, &now)) < 0)
                 return r;
         row->nfindings = rep->nfindings - before;

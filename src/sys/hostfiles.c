@@ -163,9 +163,26 @@ static int scan_rules_dir(const char *dir, struct udev_rule_file **v, size_t *n)
         return r;
 }
 
+/* A directory seen before under another name (/lib -> /usr/lib on a merged /usr). */
+static bool seen_dir(const char *dir, struct stat *seen, size_t *nseen, size_t max)
+{
+        struct stat st;
+
+        if (stat(dir, &st) < 0)
+                return true; /* nothing to read there */
+        for (size_t i = 0; i < *nseen; i++)
+                if (seen[i].st_dev == st.st_dev && seen[i].st_ino == st.st_ino)
+                        return true;
+        if (*nseen < max)
+                seen[(*nseen)++] = st;
+        return false;
+}
+
 int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *ret_n)
 {
         _cleanup_free_ char *dirs = strdup(p->udev_rules);
+        struct stat seen[16];
+        size_t nseen = 0;
         char *save = NULL;
         int r = dirs ? 0 : -ENOMEM;
 
@@ -173,7 +190,8 @@ int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *
         *ret_n = 0;
         for (char *d = dirs ? strtok_r(dirs, ":", &save) : NULL; d && r == 0;
              d = strtok_r(NULL, ":", &save))
-                r = scan_rules_dir(d, ret, ret_n);
+                if (!seen_dir(d, seen, &nseen, ELEMENTSOF(seen)))
+                        r = scan_rules_dir(d, ret, ret_n);
         if (r < 0) {
                 udev_rules_free(*ret, *ret_n);
                 *ret = NULL;
