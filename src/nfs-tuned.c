@@ -15,23 +15,24 @@
 
 static void usage(void)
 {
-        printf("Usage: nfs-tuned status [-o LIST] [-n] [-r | -J] [--prometheus FILE]\n"
-               "       nfs-tuned -h | -V\n"
-               "\n"
-               "What every NFS mount of this host really got (nconnect asked against the NFS\n"
-               "client's, live connections, read-ahead against the configuration), the NFS\n"
-               "clients only /proc/fs/nfsfs shows, fstab entries that will fight at the next\n"
-               "boot, and host files that defeat the settings.\n"
-               "\n"
-               "  -o, --output LIST    the mounts table's columns (see below)\n"
-               "  -n, --noheadings     no header line\n"
-               "  -r, --raw            raw output: no alignment\n"
-               "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...]}\n"
-               "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
-               "                       (atomically; \"-\": standard output) and print nothing\n"
-               "  -h, --help, -V, --version\n"
-               "\n"
-               "Exit status: 0 nothing found, 1 findings, 2 an error.  See nfs-tuned(8).\n");
+        printf(
+            "Usage: nfs-tuned status [-o LIST] [-n] [-r | -J] [--prometheus FILE]\n"
+            "       nfs-tuned -h | -V\n"
+            "\n"
+            "What every NFS mount of this host really got (nconnect asked against the NFS\n"
+            "client's, live connections, read-ahead against the configuration), the NFS\n"
+            "clients only /proc/fs/nfsfs shows, fstab entries that will fight at the next\n"
+            "boot, and host files that defeat the settings.\n"
+            "\n"
+            "  -o, --output LIST    the mounts table's columns (see below)\n"
+            "  -n, --noheadings     no header line\n"
+            "  -r, --raw            raw output: no alignment\n"
+            "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...]}\n"
+            "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
+            "                       (atomically; \"-\": standard output) and print nothing\n"
+            "  -h, --help, -V, --version\n"
+            "\n"
+            "Exit status: 0 nothing found, 1 findings, 2 an error.  See nfs-tuned(8).\n");
         status_print_columns_help();
 }
 

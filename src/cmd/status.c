@@ -161,8 +161,8 @@ static int status_run(struct status_ctx *s)
                 return -ENOMEM;
         if (status_analyse_mounts(&s->clients, s->facts, &s->conf,
                                   page > 0 ? (unsigned long)page / 1024 : 4, &s->rep) < 0 ||
-            config_findings(s) < 0 || status_check_fstab(s->fstab, s->nfstab, &s->conf, &s->rep) < 0 ||
-            check_host(s) < 0)
+            config_findings(s) < 0 ||
+            status_check_fstab(s->fstab, s->nfstab, &s->conf, &s->rep) < 0 || check_host(s) < 0)
                 return -ENOMEM;
         return 0;
 }

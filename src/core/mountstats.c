@@ -27,7 +27,8 @@ static char *unescape(const char *s, size_t len)
         for (size_t i = 0; i < len; i++) {
                 if (s[i] == '\\' && i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' &&
                     s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
-                        *o++ = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + s[i + 3] - '0');
+                        *o++ =
+                            (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + s[i + 3] - '0');
                         i += 3;
                 } else
                         *o++ = s[i];

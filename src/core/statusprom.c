@@ -71,7 +71,8 @@ static void mount_info(FILE *out, const struct status_mount *row)
 
 /* One gauge per mount: `value` < 0 leaves the mount out (not known). */
 static void per_mount(FILE *out, const struct status_report *rep, const bool *hidden,
-                      const char *name, const char *help, long long (*value)(const struct status_mount *))
+                      const char *name, const char *help,
+                      long long (*value)(const struct status_mount *))
 {
         header(out, name, help);
         for (size_t i = 0; i < rep->nmounts; i++) {
