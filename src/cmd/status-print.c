@@ -216,19 +216,25 @@ oom:
         return -ENOMEM;
 }
 
-/* The clients no mount of this namespace shows (/proc/fs/nfsfs). */
-static struct libscols_table *clients_table(const struct status_opts *o, const struct clients *c)
+/* A table of `n` columns, numbers right-aligned; NULL when out of memory. */
+static struct libscols_table *fixed_table(const struct status_opts *o, const char *name,
+                                          const char *const *names, const int *types, size_t n)
 {
-        struct libscols_table *tb = new_table(o, "clients");
-        static const char *const names[] = { "SERVER", "PORT", "PROTO", "VERS", "XPRTS" };
-        static const int types[] = { SCOLS_JSON_STRING, SCOLS_JSON_NUMBER, SCOLS_JSON_STRING,
-                                     SCOLS_JSON_STRING, SCOLS_JSON_NUMBER };
+        struct libscols_table *tb = new_table(o, name);
 
-        for (size_t i = 0; tb && i < ELEMENTSOF(names); i++)
-                if (add_column(tb, names[i], 5, i == 1 || i == 4 ? SCOLS_FL_RIGHT : 0,
-                               types[i]) < 0)
-                        goto oom;
-        for (size_t k = 0; tb && k < c->n; k++) {
+        for (size_t i = 0; tb && i < n; i++)
+                if (add_column(tb, names[i], 0, types[i] == SCOLS_JSON_NUMBER ? SCOLS_FL_RIGHT : 0,
+                               types[i]) < 0) {
+                        scols_unref_table(tb);
+                        return NULL;
+                }
+        return tb;
+}
+
+/* The clients no mount of this namespace shows (/proc/fs/nfsfs). */
+static int clients_lines(struct libscols_table *tb, const struct clients *c)
+{
+        for (size_t k = 0; k < c->n; k++) {
                 const struct nfs_client *cl = &c->v[k];
                 char abuf[NFS_ADDR_STRLEN], port[16], vbuf[32], xp[16] = "";
                 if (!cl->hidden)
@@ -241,34 +247,39 @@ static struct libscols_table *clients_table(const struct status_opts *o, const s
                                         nfs_version_to_string(cl->key.vers, vbuf, sizeof(vbuf)),
                                         xp };
                 if (add_line(tb, cells, ELEMENTSOF(cells)) < 0)
-                        goto oom;
+                        return -ENOMEM;
         }
-        return tb;
-oom:
-        scols_unref_table(tb);
-        return NULL;
+        return 0;
 }
 
-static struct libscols_table *findings_table(const struct status_opts *o,
-                                             const struct status_report *rep)
+static int findings_lines(struct libscols_table *tb, const struct status_report *rep)
 {
-        struct libscols_table *tb = new_table(o, "findings");
-        static const char *const names[] = { "SEVERITY", "CODE", "TARGET", "TEXT" };
-
-        for (size_t i = 0; tb && i < ELEMENTSOF(names); i++)
-                if (add_column(tb, names[i], 0, 0, SCOLS_JSON_STRING) < 0)
-                        goto oom;
-        for (size_t i = 0; tb && i < rep->nfindings; i++) {
+        for (size_t i = 0; i < rep->nfindings; i++) {
                 const struct status_finding *f = &rep->findings[i];
                 const char *cells[] = { f->sev == SEV_WARNING ? "warning" : "notice", f->code,
                                         f->target, f->text };
                 if (add_line(tb, cells, ELEMENTSOF(cells)) < 0)
-                        goto oom;
+                        return -ENOMEM;
         }
-        return tb;
-oom:
-        scols_unref_table(tb);
-        return NULL;
+        return 0;
+}
+
+/* The hidden clients' and the findings' tables (tbs[1], tbs[2]); 0 or -ENOMEM. */
+static int other_tables(const struct status_opts *o, const struct status_report *rep,
+                        const struct clients *c, struct libscols_table **tbs)
+{
+        static const char *const cnames[] = { "SERVER", "PORT", "PROTO", "VERS", "XPRTS" };
+        static const int ctypes[] = { SCOLS_JSON_STRING, SCOLS_JSON_NUMBER, SCOLS_JSON_STRING,
+                                      SCOLS_JSON_STRING, SCOLS_JSON_NUMBER };
+        static const char *const fnames[] = { "SEVERITY", "CODE", "TARGET", "TEXT" };
+        static const int ftypes[] = { SCOLS_JSON_STRING, SCOLS_JSON_STRING, SCOLS_JSON_STRING,
+                                      SCOLS_JSON_STRING };
+
+        tbs[1] = fixed_table(o, "clients", cnames, ctypes, ELEMENTSOF(cnames));
+        tbs[2] = fixed_table(o, "findings", fnames, ftypes, ELEMENTSOF(fnames));
+        if (!tbs[1] || !tbs[2] || clients_lines(tbs[1], c) < 0 || findings_lines(tbs[2], rep) < 0)
+                return -ENOMEM;
+        return 0;
 }
 
 /* libsmartcols prints one JSON object per table: their members are joined into one object. */
@@ -317,8 +328,8 @@ int status_print(const struct status_opts *o, const struct status_report *rep,
         struct libscols_table *tbs[3] = { NULL, NULL, NULL };
         int r = mounts_table(o, rep, &tbs[0]);
 
-        if (r == 0 && (!(tbs[1] = clients_table(o, c)) || !(tbs[2] = findings_table(o, rep))))
-                r = -ENOMEM;
+        if (r == 0)
+                r = other_tables(o, rep, c, tbs);
         if (r == 0 && o->json)
                 r = print_json(tbs, ELEMENTSOF(tbs));
         else if (r == 0)
