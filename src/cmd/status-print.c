@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/sysmacros.h>
 
 #include "cmd/status.h"
@@ -18,7 +19,8 @@
 #include "sys/fileio.h"
 
 enum {
-        COL_TARGET, COL_SOURCE, COL_SERVER, COL_PORT, COL_PROTO, COL_VERS, COL_SEC, COL_SET_BY,
+        COL_TARGET, COL_SOURCE, COL_SERVER, COL_PORT, COL_PROTO, COL_VERS, COL_SEC, COL_CLIENT,
+        COL_SET_BY,
         COL_REQ, COL_REQ_FROM, COL_NCONNECT, COL_XPRTS, COL_RA, COL_RA_WANT, COL_RECORD,
         COL_MAJMIN, COL_FINDINGS,
 };
@@ -41,6 +43,9 @@ static const struct colinfo cols[] = {
         [COL_PROTO] = { "PROTO", 5, 0, SCOLS_JSON_STRING, "transport: tcp, rdma, udp" },
         [COL_VERS] = { "VERS", 4, 0, SCOLS_JSON_STRING, "NFS version" },
         [COL_SEC] = { "SEC", 5, 0, SCOLS_JSON_STRING, "security flavour (sec=)" },
+        [COL_CLIENT] = { "CLIENT", 0.1, 0, SCOLS_JSON_STRING,
+                         "its NFS client: address:port/transport/version (mounts that share it "
+                         "show the same)" },
         [COL_SET_BY] = { "SET-BY", 0.1, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING,
                          "the first mount of its NFS client in the table: it set nconnect" },
         [COL_REQ] = { "REQ", 3, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
@@ -117,6 +122,17 @@ static void codes_of(const struct status_report *rep, const struct status_mount 
                                                  rep->findings[i].code);
 }
 
+/* "10.99.0.1:2049/tcp/4.1", "[fd99::1]:2049/tcp/3" */
+static void client_key_text(const struct nfs_mount *m, char *buf, size_t n)
+{
+        char abuf[NFS_ADDR_STRLEN], vbuf[32];
+        bool v6 = m->addr.family == AF_INET6;
+
+        snprintf(buf, n, "%s%s%s:%u/%s/%s", v6 ? "[" : "", nfs_addr_to_string(&m->addr, abuf),
+                 v6 ? "]" : "", m->port, m->transport,
+                 nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)));
+}
+
 static const char *const req_names[] = { "", "record", "fstab" };
 static const char *const record_names[] = { "none", "current", "stale" };
 
@@ -136,6 +152,7 @@ static void cell(int id, const struct status_report *rep, const struct status_mo
         case COL_PROTO: s = m->transport; break;
         case COL_VERS: nfs_version_to_string(m->vers, buf, n); break;
         case COL_SEC: s = m->sec; break;
+        case COL_CLIENT: client_key_text(m, buf, n); break;
         case COL_SET_BY: s = r->set_by->target; break;
         case COL_REQ: if (r->req) snprintf(buf, n, "%u", r->req); break;
         case COL_REQ_FROM: s = req_names[r->req_from]; break;

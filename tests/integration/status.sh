@@ -72,10 +72,10 @@ st_inherited_lower_from_fstab() {
     mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,nconnect=8,sec=sys,addr=10.99.0.1"
     mount 41 0:54 /mnt/b nfs4 10.99.0.1:/export/b "$V41,nconnect=8,sec=sys,addr=10.99.0.1"
     fstab "10.99.0.1:/export/b /mnt/b nfs vers=4.1,nconnect=1,noauto 0 0"
-    run -o target,req,req-from,nconnect,findings
+    run -o target,req,req-from,nconnect,findings,client
     status_is 1
     out_has "[nconnect-inherited] /mnt/b asked for nconnect=1 (in fstab) but has 8"
-    out_matches '^/mnt/b +1 +fstab +8 +nconnect-inherited$'
+    out_matches '^/mnt/b +1 +fstab +8 +nconnect-inherited +10\.99\.0\.1:2049/tcp/4\.1$'
 }
 st_stale_record_not_used() {
     # the record is of an earlier mount on /mnt/b (another superblock): ignored
