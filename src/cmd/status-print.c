@@ -368,7 +368,8 @@ struct prom_args {
 static int fill_prom(FILE *f, void *arg)
 {
         const struct prom_args *a = arg;
-        return status_prometheus(f, a->rep, a->c, VERSION);
+        return a->rep ? status_prometheus(f, a->rep, a->c, VERSION) :
+                        status_prometheus_failed(f, VERSION);
 }
 
 int status_write_prometheus(const char *file, const struct status_report *rep,
@@ -378,7 +379,7 @@ int status_write_prometheus(const char *file, const struct status_report *rep,
         int r;
 
         if (streq(file, "-")) {
-                r = status_prometheus(stdout, rep, c, VERSION);
+                r = fill_prom(stdout, &a);
                 return r == 0 && fflush(stdout) != 0 ? -EIO : r;
         }
         if ((r = write_file_atomic(file, fill_prom, &a)) < 0)

@@ -174,7 +174,9 @@ int cmd_status(const struct status_opts *o, const struct paths *p)
 
         if (r == -ENOMEM)
                 log_error("out of memory");
-        if (r == 0 && o->prometheus)
+        if (r < 0 && o->prometheus)
+                (void)status_write_prometheus(o->prometheus, NULL, NULL);
+        else if (o->prometheus)
                 r = status_write_prometheus(o->prometheus, &s.rep, &s.clients);
         else if (r == 0)
                 r = status_print(o, &s.rep, &s.clients);

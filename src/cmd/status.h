@@ -26,6 +26,7 @@ int cmd_status(const struct status_opts *o, const struct paths *p);
 /* The output (cmd/status-print.c): 0, -EINVAL (an unknown column, said), -errno. */
 int status_print(const struct status_opts *o, const struct status_report *rep,
                  const struct clients *c);
+/* rep NULL: status could not decide; the file says so (status_success 0). */
 int status_write_prometheus(const char *file, const struct status_report *rep,
                             const struct clients *c);
 /* -h: the columns and what they show. */

@@ -159,6 +159,23 @@ static size_t count_hidden(const struct clients *c)
         return n;
 }
 
+static void build_info(FILE *out, const char *version, bool success)
+{
+        header(out, "build_info", "The nfs-tuned that wrote this file (value 1).");
+        fputs(PROM_PREFIX "build_info{", out);
+        label(out, "version", version, true);
+        fputs("} 1\n", out);
+        header(out, "status_success", "1 when nfs-tuned status could read the mount table and "
+                                      "decide; 0: this file holds nothing else.");
+        fprintf(out, PROM_PREFIX "status_success %d\n", success);
+}
+
+int status_prometheus_failed(FILE *out, const char *version)
+{
+        build_info(out, version, false);
+        return ferror(out) ? -EIO : 0;
+}
+
 int status_prometheus(FILE *out, const struct status_report *rep, const struct clients *c,
                       const char *version)
 {
@@ -168,10 +185,7 @@ int status_prometheus(FILE *out, const struct status_report *rep, const struct c
                 free(hidden);
                 return -ENOMEM;
         }
-        header(out, "build_info", "The nfs-tuned that wrote this file (value 1).");
-        fputs(PROM_PREFIX "build_info{", out);
-        label(out, "version", version, true);
-        fputs("} 1\n", out);
+        build_info(out, version, true);
         header(out, "mount_info", "An NFS mount: its server, version, security flavour, and the "
                                   "mount that set up its NFS client (value 1).");
         for (size_t i = 0; i < rep->nmounts; i++)

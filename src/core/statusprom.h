@@ -16,3 +16,6 @@
  */
 int status_prometheus(FILE *out, const struct status_report *rep, const struct clients *c,
                       const char *version);
+/* When status could not decide (the mount table unreadable): `status_success 0` only, so an
+ * alert fires instead of the last good file being served on. */
+int status_prometheus_failed(FILE *out, const char *version);

@@ -237,9 +237,15 @@ st_prometheus_file() {
     out_lacks 'nfs_tuned_mount_nconnect_requested{target="/mnt/q' "not known: no series"
     out_has 'nfs_tuned_mount_transports{target="/mnt/q\"uote"} 4'
     out_has 'nfs_tuned_findings{code="krb5-multi-connection",target="/mnt/q\"uote"} 1'
+    out_has 'nfs_tuned_status_success 1'
     # an unwritable directory: exit 2, the old file stays
     run --prometheus "$T/no-such-dir/x.prom"
     status_is 2; OUT=$ERR; out_has "cannot write $T/no-such-dir/x.prom"
+    # the mount table unreadable: exit 2, and the file says so rather than keep old figures
+    NFS_TUNED_MOUNTINFO=$T/none run --prometheus "$T/textfile/nfs-tuned.prom"
+    status_is 2
+    OUT=$(cat "$T/textfile/nfs-tuned.prom")
+    out_has 'nfs_tuned_status_success 0'; out_lacks 'nfs_tuned_mount_info{'
 }
 st_promtool_accepts() {
     # Prometheus's own linter over a file with every kind of series (tests/deps.txt installs
