@@ -61,6 +61,7 @@ int mount_record_name(const char *target, char **ret)
 }
 
 static const char *const origin_names[] = {
+        [ORIGIN_UNKNOWN] = "unknown",
         [ORIGIN_NONE] = "none",
         [ORIGIN_CMDLINE] = "cmdline",
         [ORIGIN_CONFIG] = "config",
@@ -76,7 +77,7 @@ static enum setting_origin origin_parse(const char *s)
         for (size_t i = 0; i < ELEMENTSOF(origin_names); i++)
                 if (streq(s, origin_names[i]))
                         return (enum setting_origin)i;
-        return ORIGIN_NONE;
+        return ORIGIN_UNKNOWN;
 }
 
 int mount_record_format(const struct mount_record *r, char **ret)

@@ -192,6 +192,12 @@ static bool read_ahead_equal(const struct read_ahead *a, const struct read_ahead
         return a->kind == b->kind && (a->kind == READ_AHEAD_KEEP || a->n == b->n);
 }
 
+/* A setting the config decided (or left unset) at mount time: the config may have moved on. */
+static bool from_config(enum setting_origin o)
+{
+        return o == ORIGIN_CONFIG || o == ORIGIN_NONE;
+}
+
 /* The config changed since the mount, or the mount never got what the config says. */
 static int finding_config(struct status_report *rep, const struct status_mount *row,
                           const struct mount_record *rec, const struct config_now *now)
@@ -201,20 +207,20 @@ static int finding_config(struct status_report *rep, const struct status_mount *
         int r = 0;
 
         if (row->record == RECORD_CURRENT) {
-                if (rec->nconnect_from == ORIGIN_CONFIG &&
-                    now->nconnect != rec->nconnect_requested)
+                if (from_config(rec->nconnect_from) && now->nconnect != rec->nconnect_requested)
                         r = status_add_finding(
                             rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
-                            "%s was mounted with nconnect=%u from the config, which now gives "
-                            "%u: unmount every mount of its NFS client and mount them again to "
-                            "apply it",
-                            m->target, rec->nconnect_requested, now->nconnect ? now->nconnect : 1);
-                if (r == 0 && rec->read_ahead_from == ORIGIN_CONFIG &&
+                            "%s was mounted when the config gave it nconnect=%u, and it now "
+                            "gives %u: unmount every mount of its NFS client and mount them again "
+                            "to apply it",
+                            m->target, rec->nconnect_requested ? rec->nconnect_requested : 1,
+                            now->nconnect ? now->nconnect : 1);
+                if (r == 0 && from_config(rec->read_ahead_from) &&
                     !read_ahead_equal(&rec->read_ahead, &now->ra))
                         r = status_add_finding(
                             rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
-                            "%s was mounted with read_ahead_kb = %s from the config, which now "
-                            "says %s: a new mount gets the new value; remount to apply it",
+                            "%s was mounted when the config gave it read_ahead_kb = %s, and it "
+                            "now says %s: a new mount gets the new value; remount to apply it",
                             m->target, read_ahead_to_string(&rec->read_ahead, was),
                             read_ahead_to_string(&now->ra, is));
                 return r;

@@ -143,7 +143,7 @@ st_config_changed_since_mount() {
         dev=0:53
     run
     status_is 1
-    out_has "[config-mismatch] /mnt/a was mounted with nconnect=4 from the config, which now gives 8"
+    out_has "[config-mismatch] /mnt/a was mounted when the config gave it nconnect=4, and it now gives 8"
     # without a record: the mount never got the config's value
     rm "$T/run/mounts/mnt-a"
     run

@@ -247,7 +247,8 @@ START_TEST(test_record_roundtrip)
 {
         struct mount_record in = { .spec = "filer:/export", .target = "/mnt/data",
                                    .server = "10.99.0.1", .nconnect = 8,
-                                   .read_ahead = { READ_AHEAD_RSIZE_MULT, 15 }, .bg = true };
+                                   .read_ahead = { READ_AHEAD_RSIZE_MULT, 15 }, .bg = true,
+                                   .nconnect_from = ORIGIN_NONE, .read_ahead_from = ORIGIN_NONE };
         struct mount_record out;
         char *text = NULL;
 
@@ -312,6 +313,7 @@ END_TEST
 
 START_TEST(test_record_origin_names)
 {
+        ck_assert_str_eq(setting_origin_to_string(ORIGIN_UNKNOWN), "unknown");
         ck_assert_str_eq(setting_origin_to_string(ORIGIN_NONE), "none");
         ck_assert_str_eq(setting_origin_to_string(ORIGIN_CMDLINE), "cmdline");
         ck_assert_str_eq(setting_origin_to_string(ORIGIN_CONFIG), "config");
@@ -329,20 +331,20 @@ static const struct {
         enum setting_origin nconnect_from, read_ahead_from;
         unsigned maj, min;
 } asked_rows[] = {
-        { OLD_RECORD, 0, ORIGIN_NONE, ORIGIN_NONE, 0, 0 },
+        { OLD_RECORD, 0, ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
         { OLD_RECORD "nconnect_requested=16\nnconnect_from=cmdline\nread_ahead_from=config\n"
                      "dev=1:2\n",
           16, ORIGIN_CMDLINE, ORIGIN_CONFIG, 1, 2 },
         { OLD_RECORD "nconnect_requested=99999\nnconnect_from=fstab\nread_ahead_from=\n", 0,
-          ORIGIN_NONE, ORIGIN_NONE, 0, 0 },
-        { OLD_RECORD "nconnect_requested=-1\nnconnect_from=Config\n", 0, ORIGIN_NONE,
-          ORIGIN_NONE, 0, 0 },
-        { OLD_RECORD "dev=x\n", 0, ORIGIN_NONE, ORIGIN_NONE, 0, 0 },
-        { OLD_RECORD "dev=0:53x\n", 0, ORIGIN_NONE, ORIGIN_NONE, 0, 0 },
-        { OLD_RECORD "dev=4096:0\n", 0, ORIGIN_NONE, ORIGIN_NONE, 0, 0 },
-        { OLD_RECORD "dev=0:1048576\n", 0, ORIGIN_NONE, ORIGIN_NONE, 0, 0 },
+          ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "nconnect_requested=-1\nnconnect_from=Config\n", 0, ORIGIN_UNKNOWN,
+          ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "dev=x\n", 0, ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "dev=0:53x\n", 0, ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "dev=4096:0\n", 0, ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "dev=0:1048576\n", 0, ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
         { OLD_RECORD "dev=0:53\ndev=0:54\nnconnect_from=config\nnconnect_from=none\n", 0,
-          ORIGIN_NONE, ORIGIN_NONE, 0, 54 }, /* the last line wins */
+          ORIGIN_NONE, ORIGIN_UNKNOWN, 0, 54 }, /* the last line wins */
 };
 
 START_TEST(test_record_parse_asked)
