@@ -17,7 +17,7 @@
 struct fstab_nfs {
         const char *spec;
         const char *target;
-        const char *fstype;            /* nfs or nfs4 */
+        const char *fstype;            /* nfs, nfs4 or nfs-tuned (as nfs) */
         const char *options;           /* "" when none */
         unsigned pos;                  /* 1-based, among fstab's entries */
         const struct nfs_addr *addr;   /* the address mount.nfs will use; NULL: unresolved */

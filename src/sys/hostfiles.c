@@ -44,7 +44,8 @@ static int add_fstab_entry(struct libmnt_fs *fs, unsigned pos, struct fstab_nfs 
 {
         const char *type = mnt_fs_get_fstype(fs), *o = mnt_fs_get_options(fs);
 
-        if (!type || (!streq(type, "nfs") && !streq(type, "nfs4")))
+        /* nfs-tuned: the helper's own type, for hosts where it is not in front of mount.nfs */
+        if (!type || (!streq(type, "nfs") && !streq(type, "nfs4") && !streq(type, "nfs-tuned")))
                 return 0;
         if (array_grow(v, *n) < 0)
                 return -ENOMEM;

@@ -153,13 +153,15 @@ st_fstab_will_fight() {
     fstab "10.99.0.1:/export/x /mnt/x nfs vers=4.1,nconnect=2 0 0" \
           "10.99.0.1:/export/y /mnt/y nfs4 vers=4.1,nconnect=8 0 0" \
           "10.99.0.1:/export/z /mnt/z nfs vers=4.1,sec=krb5 0 0" \
-          "10.99.0.1:/export/w /mnt/w nfs vers=3,nconnect=16 0 0"
+          "10.99.0.1:/export/w /mnt/w nfs vers=3,nconnect=16 0 0" \
+          "10.99.0.1:/export/v /mnt/v nfs-tuned _netdev,vers=3,nconnect=4 0 0"
     run
     status_is 1
     out_has "[fstab-nconnect-conflict] fstab: /mnt/y (entry 2, nconnect=8) and /mnt/x (entry 1, nconnect=2) will share one NFS client (10.99.0.1 port 2049, tcp, NFSv4.1)"
     out_has "so /mnt/x wins and /mnt/y gets 2"
     out_has "[fstab-krb5-nconnect] fstab: /mnt/z (entry 3, sec=krb5) will share one NFS client with /mnt/y (entry 2, nconnect=8)"
-    out_lacks "/mnt/w (entry" "NFSv3 is another client"
+    out_has "[fstab-nconnect-conflict] fstab: /mnt/v (entry 5, nconnect=4) and /mnt/w (entry 4, nconnect=16)" "the helper's own fstab type"
+    out_lacks "/mnt/w (entry 4, nconnect=16) and" "NFSv3 is another client"
     out_lacks "/mnt/z (entry 3, nconnect" "an entry that asks nothing takes what it gets"
     # refuse: the loser will not mount
     conf 'nconnect_policy = refuse'
