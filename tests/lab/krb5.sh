@@ -24,7 +24,7 @@ t krb5i-nconnect2-refused krb5_refused krb5i 2 ""
 t krb5p-nconnect16-refused krb5_refused krb5p 16 ""
 t krb5-inherited-nconnect-refused krb5_refused krb5 "" 4
 
-# one connection: nothing to refuse (dry run: no KDC here to really mount)
+# one connection: nothing to refuse (dry run; krb5-real-mount-* below mount it for real)
 krb5_single() {
 	local b
 	need_helper || return
@@ -81,14 +81,16 @@ sec_is() {
 	value_is "$1: mountstats sec" "$(ms_sec "$1")" "$want"
 }
 # rw_as_root DIR EXPORT TAG: root writes a file through the mount (the machine credential of
-# rpc.gssd), reads it back, and the server has it; reads 1 MiB of the export's data file
+# rpc.gssd), reads it back, and the server has it, owned by nobody (gssproxy maps the
+# principal nfs/client.lab.test to no local user); reads 1 MiB of the export's data file
 rw_as_root() {
 	local f="krb5/$3" n
 	xrun sh -c "echo 'written over $3' >'$1/$f' && sync '$1/$f' && cat '$1/$f'"
 	status_is 0 "root writes through $1" || return
 	out_has "written over $3" || return
 	value_is "$f on the server" "$(srv cat "/export/$2/$f" 2>&1)" "written over $3" || return
-	log "  server: $(srv stat -c '%n %U:%G %s' "/export/$2/$f")"
+	value_is "owner of $f on the server" "$(srv stat -c %U:%G "/export/$2/$f")" nobody:nogroup \
+		"root's machine credential" || return
 	n=$(head -c 1048576 "$1/data" | wc -c)
 	value_is "bytes read from $1/data" "$n" 1048576
 }
