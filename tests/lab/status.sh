@@ -2,20 +2,9 @@
 # its figures against the kernel's (mountinfo, mountstats, sysfs), run as an unprivileged user.
 # The JSON and Prometheus files go to /lab/results; lab/run checks them on the host (the JSON
 # against the kernel's figures written beside it, `promtool check metrics`).
-# sec=krb5 cannot be mounted here (no KDC): the krb5 finding is proven by the integration
-# cases (tests/integration/status.sh) only.
+# The krb5-multi-connection finding is made for real in krb5.sh (it needs the Kerberos setup).
 
-NT=/usr/local/bin/nfs-tuned
-need_status() { need_helper || return; [ -x "$NT" ] || skip "nfs-tuned not built"; }
-
-# srun ARGS...: `nfs-tuned status ARGS` as user nobody; sets RC and OUT
-srun() {
-	OUT=$(timeout -k 5 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$NT" status "$@" 2>&1)
-	RC=$?
-	log "  \$ nfs-tuned status $* (as nobody) -> $RC"
-	[ -n "$OUT" ] && log "$(echo "$OUT" | sed 's/^/    | /')"
-	return 0
-}
+# need_status and srun (nfs-tuned status as user nobody) are lab/guest/lib.sh's
 # the kernel's figures of the mount on DIR: "DIR NCONNECT XPRTS RA"
 kernel_line() { echo "$1 $(mi_opt "$1" nconnect) $(xprts "$1") $(ra_of "$1")"; }
 # saves the JSON and Prometheus output and the kernel's figures for lab/run's host checks
