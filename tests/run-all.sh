@@ -71,6 +71,7 @@ if [ "$lab" = 1 ]; then
     # verbose: one line per lab check (ok NAME / FAIL NAME: why / skip NAME: why)
     suite build -- --suite lab --verbose
     lab_summary="$(cat build/lab/run/results/summary 2>/dev/null), boot: $(cat build/lab/run-boot/results/summary 2>/dev/null)"
+    lab_summary="$lab_summary, bench smoke: $(cat build/lab/run-bench/results/summary 2>/dev/null)"
 fi
 
 echo "== meson tests: $passed passed, $failed failed, $skipped skipped${lab_summary:+; lab checks inside: $lab_summary}"
