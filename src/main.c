@@ -29,7 +29,8 @@ static int cmd_help(const struct cmd_env *env _unused_)
             "  -f   dry run: decide everything, print the plan with -v, do not mount\n"
             "  -v   verbose: the endpoint, the clients found, the verdict, the exec line\n"
             "  -s -n -r -w   passed to mount.nfs\n"
-            "See mount.nfs-tuned(8) and nfs-tuned.conf(5).\n",
+            "See mount.nfs-tuned(8) and nfs-tuned.conf(5); 'nfs-tuned status' reports what every\n"
+            "NFS mount really got, later (nfs-tuned(8)).\n",
             CONFIG_PATH);
         return MNT_EX_SUCCESS;
 }

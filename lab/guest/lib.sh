@@ -36,6 +36,9 @@ lab_setup() {
 	if [ -f /lab/mount.nfs-tuned ]; then
 		install -m 0755 -o root -g root /lab/mount.nfs-tuned "$H" || return 1
 	fi
+	if [ -f /lab/nfs-tuned ]; then
+		install -m 0755 -o root -g root /lab/nfs-tuned /usr/local/bin/nfs-tuned || return 1
+	fi
 	echo 0 >/proc/sys/kernel/printk_ratelimit 2>/dev/null
 	ip link set lo up
 	ip netns add srv || return 1
@@ -139,6 +142,18 @@ t() {
 
 need_helper() { [ -x "$H" ] || skip "mount.nfs-tuned not built (build/src/mount.nfs-tuned)"; }
 
+# nfs-tuned status (status.sh, krb5.sh)
+NT=/usr/local/bin/nfs-tuned
+need_status() { need_helper || return; [ -x "$NT" ] || skip "nfs-tuned not built"; }
+# srun ARGS...: `nfs-tuned status ARGS` as user nobody; sets RC and OUT
+srun() {
+	OUT=$(timeout -k 5 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$NT" status "$@" 2>&1)
+	RC=$?
+	log "  \$ nfs-tuned status $* (as nobody) -> $RC"
+	[ -n "$OUT" ] && log "$(echo "$OUT" | sed 's/^/    | /')"
+	return 0
+}
+
 # conf LINE...: write /etc/nfs-tuned.conf (root-owned, 0644)
 conf() {
 	printf '%s\n' "$@" >"$CONF"
@@ -206,3 +221,173 @@ servers_is() {
 mp() { mkdir -p "$MNT/$1"; echo "$MNT/$1"; }
 # read_ahead_kb of the bdi of the mount on DIR
 ra_of() { cat "/sys/class/bdi/$(mi_dev "$1")/read_ahead_kb" 2>/dev/null; }
+
+# ---------------------------------------------------------------------------------------
+# Kerberos, for real sec=krb5/krb5i/krb5p mounts: set up once, by the first check that
+# calls krb5_setup (other scenarios do not pay for it).
+#   realm LAB.TEST, its KDC (krb5kdc) in the root netns on 10.99.0.2:88;
+#   names in /etc/hosts: server.lab.test for $SRV, $SRV2 and $SRV6 (rpc.gssd names the
+#   server's principal from a reverse lookup of the address), client.lab.test for 10.99.0.2;
+#   nfs/server.lab.test in /etc/krb5.keytab of the server's mount namespace (a file bound
+#   over it there), where gssproxy (nfs-server service, kernel_nfsd) accepts contexts for
+#   nfsd; nfs/client.lab.test in the root namespace's /etc/krb5.keytab, the machine
+#   credential rpc.gssd gets for root;
+#   rpc.gssd in the root netns (rpc_pipefs on /run/rpc_pipefs), with client.lab.test as its
+#   host name (a UTS namespace of its own: the kernel's NFSv4 client name stays as it is);
+#   the exports allow sec=sys:krb5:krb5i:krb5p, each with a krb5/ directory anyone may write.
+# krb5_stop stops rpc.gssd and restores sec=sys-only exports: the scenarios after it see the
+# lab as before (the KDC and gssproxy stay, idle).
+REALM=LAB.TEST
+SRVNAME=server.lab.test
+CLINAME=client.lab.test
+KRB5_DIR=/tmp/lab/krb5
+KRB5_SEC=sys:krb5:krb5i:krb5p
+
+# lab_cleanup restores /etc/hosts after every check: the names go back in before each one
+krb5_hosts() {
+	grep -q "[[:space:]]$SRVNAME\$" /etc/hosts && return 0
+	printf '%s\t%s\n' "$SRV" "$SRVNAME" "$SRV2" "$SRVNAME" "$SRV6" "$SRVNAME" \
+		10.99.0.2 "$CLINAME" >>/etc/hosts
+}
+
+krb5_exports() { # SECLIST ("" = none: sec=sys only, as lab_setup made them)
+	local e i=1
+	: >/etc/exports
+	for e in $EXPORTS; do
+		echo "/export/$e *(rw,no_root_squash,insecure,no_subtree_check,fsid=$i${1:+,sec=$1})" >>/etc/exports
+		i=$((i + 1))
+	done
+	srv exportfs -ra || return 1
+	if [ -n "$1" ]; then touch "$KRB5_DIR/exports"; else rm -f "$KRB5_DIR/exports"; fi
+}
+
+krb5_wait() { # WHAT COMMAND...: up to 10 s
+	local i
+	for i in $(seq 1 50); do "${@:2}" >/dev/null 2>&1 && return 0; sleep 0.2; done
+	echo "krb5: $1 did not come up"
+	return 1
+}
+
+krb5_configure() {
+	cat >/etc/krb5.conf <<-EOF
+	[libdefaults]
+		default_realm = $REALM
+		dns_lookup_realm = false
+		dns_lookup_kdc = false
+		rdns = false
+	[realms]
+		$REALM = {
+			kdc = 10.99.0.2
+			admin_server = 10.99.0.2
+		}
+	[domain_realm]
+		.lab.test = $REALM
+		lab.test = $REALM
+	EOF
+	mkdir -p /etc/krb5kdc /var/lib/krb5kdc
+	cat >/etc/krb5kdc/kdc.conf <<-EOF
+	[kdcdefaults]
+		kdc_ports = 88
+		kdc_tcp_ports = 88
+	[realms]
+		$REALM = {
+			database_name = /var/lib/krb5kdc/principal
+			key_stash_file = /etc/krb5kdc/stash
+			acl_file = /etc/krb5kdc/kadm5.acl
+			master_key_type = aes256-cts-hmac-sha1-96
+			supported_enctypes = aes256-cts-hmac-sha1-96:normal aes128-cts-hmac-sha1-96:normal
+		}
+	[logging]
+		kdc = FILE:$KRB5_DIR/kdc.log
+		admin_server = FILE:$KRB5_DIR/kadmin.log
+		default = FILE:$KRB5_DIR/krb5.log
+	EOF
+	: >/etc/krb5kdc/kadm5.acl
+}
+
+krb5_kdc() {
+	local p
+	kdb5_util create -s -r "$REALM" -P lab-master-key || return 1
+	krb5kdc -P "$KRB5_DIR/kdc.pid" || return 1
+	for p in "nfs/$SRVNAME" "nfs/$CLINAME"; do
+		kadmin.local -q "addprinc -randkey $p" || return 1
+	done
+	kadmin.local -q "ktadd -k $KRB5_DIR/server.keytab nfs/$SRVNAME" || return 1
+	rm -f /etc/krb5.keytab
+	kadmin.local -q "ktadd -k /etc/krb5.keytab nfs/$CLINAME" || return 1
+	klist -k -e "$KRB5_DIR/server.keytab" && klist -k -e /etc/krb5.keytab
+}
+
+krb5_server() {
+	local e
+	# the server's keytab is the one it sees at /etc/krb5.keytab
+	srv mount --bind "$KRB5_DIR/server.keytab" /etc/krb5.keytab || return 1
+	srv mkdir -p /var/lib/gssproxy/clients /var/lib/gssproxy/rcache
+	srv sh -c "gssproxy -i -d >$KRB5_DIR/gssproxy.log 2>&1 & echo \$! >$KRB5_DIR/gssproxy.pid"
+	# gssproxy writes 1 there for its kernel_nfsd service: nfsd then asks it to accept contexts
+	krb5_wait "gssproxy (use-gss-proxy)" srv grep -qx 1 /proc/net/rpc/use-gss-proxy || return 1
+	for e in $EXPORTS; do srv install -d -m 1777 "/export/$e/krb5"; done
+	krb5_exports "$KRB5_SEC"
+}
+
+krb5_client() {
+	mkdir -p /run/rpc_pipefs
+	mountpoint -q /run/rpc_pipefs || mount -t rpc_pipefs rpc_pipefs /run/rpc_pipefs || return 1
+	krb5_gssd
+}
+
+krb5_gssd() {
+	[ -s "$KRB5_DIR/gssd.pid" ] && kill -0 "$(cat "$KRB5_DIR/gssd.pid")" 2>/dev/null && return 0
+	unshare -u sh -c "hostname $CLINAME && exec rpc.gssd -f -v${KRB5_GSSD_V:-} -p /run/rpc_pipefs" \
+		>>"$KRB5_DIR/gssd.log" 2>&1 &
+	echo $! >"$KRB5_DIR/gssd.pid"
+	# rpc.gssd holds the gssd pipe open once it runs
+	krb5_wait "rpc.gssd" sh -c "ls -l /proc/$!/fd | grep -q rpc_pipefs"
+}
+
+# krb5_setup: set the realm up (once; later calls only put the names back); its log is
+# $KRB5_DIR/setup.log, its time in the details
+krb5_setup() {
+	local t0 rc
+	if [ -f "$KRB5_DIR/ready" ]; then
+		krb5_hosts
+		krb5_gssd >>"$KRB5_DIR/setup.log" 2>&1 || { skip "rpc.gssd does not start"; return; }
+		[ -f "$KRB5_DIR/exports" ] || krb5_exports "$KRB5_SEC" >>"$KRB5_DIR/setup.log" 2>&1
+		return 0
+	fi
+	if [ -f "$KRB5_DIR/failed" ]; then
+		fail "the Kerberos setup failed before (see krb5-setup.log)"
+		return
+	fi
+	mkdir -p "$KRB5_DIR"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	(
+		set -x
+		export KRB5_KDC_PROFILE=/etc/krb5kdc/kdc.conf
+		krb5_hosts && krb5_configure && krb5_kdc && krb5_server && krb5_client
+	) >"$KRB5_DIR/setup.log" 2>&1
+	rc=$?
+	cp "$KRB5_DIR/setup.log" /lab/results/krb5-setup.log 2>/dev/null
+	t0=$(echo "$(cut -d' ' -f1 /proc/uptime) $t0" | awk '{ printf "%.1f", $1 - $2 }')
+	log "  krb5: setup took $t0 s (status $rc)"
+	echo "lab: krb5 setup took $t0 s"
+	if [ "$rc" != 0 ]; then
+		touch "$KRB5_DIR/failed"
+		fail "the Kerberos setup failed: $(tail -n 3 "$KRB5_DIR/setup.log" | tr '\n' ' ')"
+		return
+	fi
+	touch "$KRB5_DIR/ready"
+}
+
+# krb5_stop: rpc.gssd stops and the exports are sec=sys only again; logs to /lab/results
+krb5_stop() {
+	[ -f "$KRB5_DIR/ready" ] || return 0
+	[ -s "$KRB5_DIR/gssd.pid" ] && kill "$(cat "$KRB5_DIR/gssd.pid")" 2>/dev/null
+	rm -f "$KRB5_DIR/gssd.pid"
+	krb5_exports "" >>"$KRB5_DIR/setup.log" 2>&1
+	local f
+	for f in gssd.log gssproxy.log kdc.log; do
+		[ -f "$KRB5_DIR/$f" ] && cp "$KRB5_DIR/$f" "/lab/results/krb5-$f"
+	done
+	return 0
+}

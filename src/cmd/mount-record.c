@@ -9,6 +9,12 @@
 #include "shared/log.h"
 #include "sys/record.h"
 
+static enum setting_origin origin_of(const struct mount_ctx *m, const char *key)
+{
+        const struct merged_opt *o = merged_find(&m->merged, key);
+        return !o ? ORIGIN_NONE : o->from ? ORIGIN_CONFIG : ORIGIN_CMDLINE;
+}
+
 void mount_leave_record(const struct mount_ctx *m)
 {
         char abuf[NFS_ADDR_STRLEN] = "";
@@ -27,6 +33,12 @@ void mount_leave_record(const struct mount_ctx *m)
                 .nconnect = verify_expected_nconnect(&m->verdict),
                 .read_ahead = m->set.read_ahead,
                 .bg = options_bg(&m->final),
+                .nconnect_requested = m->req.nconnect,
+                .nconnect_from = origin_of(m, "nconnect"),
+                .read_ahead_from = origin_of(m, "read_ahead_kb"),
+                /* after the mount: the superblock, so a reader can tell a later mount on the
+                 * same mount point that the helper did not make */
+                .dev = m->newm.target ? m->newm.dev : 0,
         };
         /* nothing depends on it but a later check: the mount goes on */
         if ((r = record_write(p, &rec)) < 0)

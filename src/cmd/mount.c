@@ -336,6 +336,7 @@ static enum stage_result mount_verify(struct mount_ctx *m)
         clients_done(&other);
         if (r < 0)
                 log_warning("out of memory while verifying %s", m->dir);
+        mount_leave_record(m);
         /* the client is settled: other helpers for this server may go on */
         if (m->lockfd >= 0) {
                 close(m->lockfd);

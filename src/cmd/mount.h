@@ -52,7 +52,9 @@ int report_plan(const struct mount_ctx *m);
 void report_verdict(const struct verdict *v);
 int report_exec(const struct program *prog, char **argv, const struct settings *set);
 /*
- * Leaves the plan (read-ahead, expected nconnect, bg) in <rundir>/mounts for the udev mode
- * (cmd/mount-record.c); a failure is said with -v only and never stops the mount.
+ * Leaves the plan (read-ahead, expected nconnect, bg) in <rundir>/mounts for the udev mode and
+ * for `nfs-tuned status` (cmd/mount-record.c), before mount.nfs runs and again with the
+ * superblock once the mount is verified; a failure is said with -v only and never stops the
+ * mount.
  */
 void mount_leave_record(const struct mount_ctx *m);

@@ -48,6 +48,8 @@ int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char 
                 m.port = (unsigned)u;
         if ((o = optlist_find(&l, "xprtsec")) && o->value)
                 snprintf(m.xprtsec, sizeof(m.xprtsec), "%s", o->value);
+        if ((o = optlist_find(&l, "sec")) && o->value)
+                snprintf(m.sec, sizeof(m.sec), "%s", o->value);
         if ((o = optlist_find(&l, "nconnect")) &&
             parse_uint(o->value, 1, NCONNECT_KERNEL_MAX, &u) == 0)
                 m.nconnect = (unsigned)u;

@@ -15,6 +15,7 @@ struct nfs_mount {
         unsigned port;
         char transport[8];
         char xprtsec[8];
+        char sec[16];           /* sec=: the flavour ("sys", "krb5p"); "" when not shown */
         struct nfs_version vers;
         unsigned nconnect;      /* 1 when not shown */
         unsigned long rsize;

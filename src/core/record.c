@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "core/optmap.h"
 #include "core/request.h"
@@ -59,19 +60,54 @@ int mount_record_name(const char *target, char **ret)
         return 0;
 }
 
+static const char *const origin_names[] = {
+        [ORIGIN_UNKNOWN] = "unknown",
+        [ORIGIN_NONE] = "none",
+        [ORIGIN_CMDLINE] = "cmdline",
+        [ORIGIN_CONFIG] = "config",
+};
+
+const char *setting_origin_to_string(enum setting_origin o)
+{
+        return origin_names[o];
+}
+
+static enum setting_origin origin_parse(const char *s)
+{
+        for (size_t i = 0; i < ELEMENTSOF(origin_names); i++)
+                if (streq(s, origin_names[i]))
+                        return (enum setting_origin)i;
+        return ORIGIN_UNKNOWN;
+}
+
 int mount_record_format(const struct mount_record *r, char **ret)
 {
-        char ra[READ_AHEAD_STRLEN];
+        char ra[READ_AHEAD_STRLEN], dev[32] = "";
 
         if (strchr(r->spec, '\n') || strchr(r->target, '\n') || strchr(r->server, '\n'))
                 return -EINVAL;
         read_ahead_to_string(&r->read_ahead, ra);
+        if (r->dev)
+                snprintf(dev, sizeof(dev), "dev=%u:%u\n", major(r->dev), minor(r->dev));
         if (asprintf(ret,
                      MOUNT_RECORD_HEADER "\nspec=%s\ntarget=%s\nserver=%s\nnconnect=%u\n"
-                                         "read_ahead_kb=%s\nbg=%s\n",
-                     r->spec, r->target, r->server, r->nconnect, ra, r->bg ? "yes" : "no") < 0)
+                                         "read_ahead_kb=%s\nbg=%s\nnconnect_requested=%u\n"
+                                         "nconnect_from=%s\nread_ahead_from=%s\n%s",
+                     r->spec, r->target, r->server, r->nconnect, ra, r->bg ? "yes" : "no",
+                     r->nconnect_requested, setting_origin_to_string(r->nconnect_from),
+                     setting_origin_to_string(r->read_ahead_from), dev) < 0)
                 return -ENOMEM;
         return 0;
+}
+
+/* "0:53" */
+static void dev_parse(const char *s, dev_t *ret)
+{
+        unsigned maj, min;
+        char end;
+
+        if (sscanf(s, "%u:%u%c", &maj, &min, &end) == 2 && min < (1U << 20) && maj < (1U << 12))
+                *ret = makedev(maj, min);
 }
 
 /* One line "key=value": the value of a string key replaces the field. */
@@ -89,6 +125,14 @@ static int record_set(struct mount_record *r, const char *key, const char *value
         }
         if (streq(key, "nconnect") && parse_uint(value, 0, NCONNECT_MAX, &u) == 0)
                 r->nconnect = (unsigned)u;
+        else if (streq(key, "nconnect_requested") && parse_uint(value, 0, NCONNECT_MAX, &u) == 0)
+                r->nconnect_requested = (unsigned)u;
+        else if (streq(key, "nconnect_from"))
+                r->nconnect_from = origin_parse(value);
+        else if (streq(key, "read_ahead_from"))
+                r->read_ahead_from = origin_parse(value);
+        else if (streq(key, "dev"))
+                dev_parse(value, &r->dev);
         else if (streq(key, "read_ahead_kb"))
                 (void)read_ahead_parse(value, &r->read_ahead);
         else if (streq(key, "bg"))

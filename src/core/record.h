@@ -2,9 +2,14 @@
 #pragma once
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "core/opts.h"
 #include "core/readahead.h"
+
+/* Where a setting of the record came from; unknown: a record of an older helper. */
+enum setting_origin { ORIGIN_UNKNOWN, ORIGIN_NONE, ORIGIN_CMDLINE, ORIGIN_CONFIG };
+const char *setting_origin_to_string(enum setting_origin o);
 
 /*
  * What the mount path planned for one mount point, left in <rundir>/mounts/<name> for the
@@ -19,6 +24,9 @@ struct mount_record {
         unsigned nconnect;             /* connections the plan expects; 0: cannot be known */
         struct read_ahead read_ahead;  /* the setting the mount path decided */
         bool bg;                       /* mount.nfs may finish the mount in the background */
+        unsigned nconnect_requested;   /* asked by -o or the config, before any policy; 0: none */
+        enum setting_origin nconnect_from, read_ahead_from;
+        dev_t dev;                     /* the superblock once mounted; 0: not known (bg) */
 };
 
 #define MOUNT_RECORD_HEADER "# nfs-tuned mount record 1"
@@ -34,7 +42,8 @@ void mount_record_done(struct mount_record *r);
 int mount_record_name(const char *target, char **ret);
 /* The record's text (free it); -EINVAL when a value has a newline, -ENOMEM. */
 int mount_record_format(const struct mount_record *r, char **ret);
-/* 0, -EINVAL when the header or spec/target lines are missing, -ENOMEM. */
+/* 0, -EINVAL when the header or spec/target lines are missing, -ENOMEM.  Keys of later
+ * versions of the helper are skipped; a key an older one did not write stays 0. */
 int mount_record_parse(const char *text, struct mount_record *ret);
 /* The last of fg/bg in the options wins, as in mount.nfs. */
 bool options_bg(const struct optlist *l);

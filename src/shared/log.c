@@ -10,6 +10,12 @@
 
 static int verbose;
 static bool to_syslog;
+static const char *log_name = "mount.nfs-tuned";
+
+void log_set_name(const char *name)
+{
+        log_name = name;
+}
 
 void log_set_verbose(int v)
 {
@@ -73,5 +79,5 @@ void log_at(enum severity sev, const char *fmt, ...)
                 syslog(syslog_priority(sev), "%s%s", severity_prefix(sev), safe ? safe : fmt);
         /* stderr too, in one write (it is unbuffered): a person running it sees it; udev keeps
          * it at debug level */
-        fprintf(stderr, "mount.nfs-tuned: %s%s\n", severity_prefix(sev), safe ? safe : fmt);
+        fprintf(stderr, "%s: %s%s\n", log_name, severity_prefix(sev), safe ? safe : fmt);
 }

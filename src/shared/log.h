@@ -22,6 +22,8 @@ static inline const char *severity_prefix(enum severity s)
  * syslog as well (the udev mode: udev keeps a program's stderr at debug level only); info
  * only when verbose.
  */
+/* The name that leads each line on stderr (default mount.nfs-tuned). */
+void log_set_name(const char *name);
 void log_set_verbose(int v);
 void log_open_syslog(const char *ident);
 int log_verbose(void);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +36,11 @@ static inline void closep(int *fd)
 static inline int streq(const char *a, const char *b)
 {
         return strcmp(a, b) == 0;
+}
+
+static inline bool startswith(const char *s, const char *prefix)
+{
+        return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
 static inline int streq_ptr(const char *a, const char *b)

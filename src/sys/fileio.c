@@ -2,6 +2,8 @@
 #include "sys/fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -48,4 +50,33 @@ int read_fd(int fd, size_t max, bool check_owner, char **ret, size_t *ret_len)
                 *ret_len = len;
         *ret = steal_pointer(&buf);
         return 0;
+}
+
+int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg)
+{
+        _cleanup_free_ char *tmp = NULL;
+        int fd, r;
+
+        /* not *.prom, not .*: a collector that lists the directory skips it */
+        if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
+                return -ENOMEM;
+        if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
+                return -errno;
+        FILE *f = fdopen(fd, "w");
+        if (!f) {
+                r = -errno;
+                close(fd);
+                unlink(tmp);
+                return r;
+        }
+        r = fchmod(fd, 0644) < 0 ? -errno : fill(f, arg);
+        if (r == 0 && (fflush(f) != 0 || fsync(fd) < 0))
+                r = -errno;
+        if (fclose(f) != 0 && r == 0)
+                r = -errno;
+        if (r == 0 && rename(tmp, path) < 0)
+                r = -errno;
+        if (r < 0)
+                unlink(tmp);
+        return r;
 }

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * Reads a whole small regular file from an open fd, NUL-terminated.  -EINVAL when not a
@@ -10,3 +11,10 @@
  * others, -EFBIG when larger than `max`, or -errno.
  */
 int read_fd(int fd, size_t max, bool check_owner, char **ret, size_t *ret_len);
+
+/*
+ * Replaces `path` atomically: `fill` writes the content to a temporary file in the same
+ * directory (mode 0644), which is flushed, synced and renamed over `path`, so a reader sees
+ * the old file or the new one, never a part.  0 or -errno (the temporary file is removed).
+ */
+int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg);

@@ -38,6 +38,9 @@ void paths_init(struct paths *p)
                 .udev_control = override("NFS_TUNED_UDEV_CONTROL", "/run/udev/control"),
                 .mount_nfs = override("NFS_TUNED_MOUNT_NFS", MOUNT_NFS_PATH),
                 .fstab = override("NFS_TUNED_FSTAB", "/etc/fstab"),
+                .mountstats = override("NFS_TUNED_MOUNTSTATS", "/proc/self/mountstats"),
+                .nfsmount_conf = override("NFS_TUNED_NFSMOUNT_CONF", "/etc/nfsmount.conf"),
+                .udev_rules = override("NFS_TUNED_UDEV_RULES", UDEV_RULES_DIRS),
                 .rootfd = -1,
         };
 }

@@ -15,6 +15,10 @@ struct paths {
         const char *udev_control;  /* udev is running when it exists */
         const char *mount_nfs;     /* the real mount.nfs (config mount_nfs overrides) */
         const char *fstab;         /* a user's mount takes helper keys from here only */
+        /* read by `nfs-tuned status` only */
+        const char *mountstats;    /* the xprt: lines: connections live */
+        const char *nfsmount_conf; /* mount.nfs's own config; drop-ins in <it>.d */
+        const char *udev_rules;    /* udev's rule directories, ':'-separated, first wins */
         /* -N: the caller's root directory, opened before entering the target mount
          * namespace; every path above is resolved under it (-1: as they are) */
         int rootfd;

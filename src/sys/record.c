@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "shared/macro.h"
@@ -60,16 +61,32 @@ int record_write(const struct paths *p, const struct mount_record *rec)
         return r;
 }
 
-int record_read(const struct paths *p, const char *target, struct mount_record *ret)
+int records_open_readonly(const struct paths *p)
+{
+        _cleanup_free_ char *dir = NULL;
+        struct stat st;
+
+        if (asprintf(&dir, "%s/%s", p->rundir, RECORD_SUBDIR) < 0)
+                return -ENOMEM;
+        int fd = paths_open(p, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+        if (fd < 0)
+                return fd;
+        /* root's (or the reader's own), written by no one else */
+        if (fstat(fd, &st) < 0 || (st.st_uid != 0 && st.st_uid != geteuid()) ||
+            (st.st_mode & (S_IWGRP | S_IWOTH))) {
+                close(fd);
+                return -EPERM;
+        }
+        return fd;
+}
+
+int record_read_at(int dir, const char *target, struct mount_record *ret)
 {
         _cleanup_free_ char *name = NULL, *text = NULL;
         int r;
 
         if ((r = mount_record_name(target, &name)) < 0)
                 return r;
-        _cleanup_(closep) int dir = records_dir(p);
-        if (dir < 0)
-                return dir;
         _cleanup_(closep) int fd =
             openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0)
@@ -78,4 +95,10 @@ int record_read(const struct paths *p, const char *target, struct mount_record *
         if ((r = read_fd(fd, MOUNT_RECORD_MAX, geteuid() == 0, &text, NULL)) < 0)
                 return r;
         return mount_record_parse(text, ret);
+}
+
+int record_read(const struct paths *p, const char *target, struct mount_record *ret)
+{
+        _cleanup_(closep) int dir = records_dir(p);
+        return dir < 0 ? dir : record_read_at(dir, target, ret);
 }

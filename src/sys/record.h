@@ -12,5 +12,12 @@
  * temporary file renamed over it, so a reader never sees half a record.  0 or -errno.
  */
 int record_write(const struct paths *p, const struct mount_record *r);
+/*
+ * The records' directory for a reader (nfs-tuned status): not created; -EPERM when it is not
+ * root's (or the reader's) or is writable by group or others; -ENOENT when none.
+ */
+int records_open_readonly(const struct paths *p);
+/* The record of mount point `target` in the records' directory `dir`. */
+int record_read_at(int dir, const char *target, struct mount_record *ret);
 /* The record of mount point `target`: 0, -ENOENT, -EPERM (not root's), -EINVAL, -errno. */
 int record_read(const struct paths *p, const char *target, struct mount_record *ret);

@@ -570,7 +570,7 @@ tc_udev_bdi_record() {
     status_is 0; out_quiet
     rec=$(ls "$T/run/mounts/")
     case $rec in *-mnt-b) ;; *) fail "record name '$rec'" ;; esac
-    printf '# nfs-tuned mount record 1\nspec=10.99.0.1:/e\ntarget=%s\nserver=10.99.0.1\nnconnect=8\nread_ahead_kb=15x\nbg=yes\n' "$DIR" |
+    printf '# nfs-tuned mount record 1\nspec=10.99.0.1:/e\ntarget=%s\nserver=10.99.0.1\nnconnect=8\nread_ahead_kb=15x\nbg=yes\nnconnect_requested=8\nnconnect_from=cmdline\nread_ahead_from=cmdline\n' "$DIR" |
         cmp -s - "$T/run/mounts/$rec" || fail "record: $(cat "$T/run/mounts/$rec")"
     [ "$(stat -c %a "$T/run/mounts/$rec")" = 644 ] || fail "record mode $(stat -c %a "$T/run/mounts/$rec")"
     ls -a "$T/run/mounts" | grep -q "\.tmp$" && fail "a temporary file is left"
@@ -805,6 +805,17 @@ EOF2
     conf '[server "10.99.0.1"]' 'vers = 4.1' 'nconnect = 4'
     run 10.99.0.1:/acct2/b "$DIR" -f
     status_is 0; out_quiet
+}
+
+tc_record_after_mount() {
+    # what was asked and where it came from; once mounted, the superblock (nfs-tuned status)
+    conf '[server "10.99.0.1"]' 'nconnect = 4'
+    newmount 0:60 "${V3NEW/hard,/hard,nconnect=4,}"
+    run 10.99.0.1:/export/b "$DIR" -o vers=3
+    status_is 0; out_quiet
+    OUT=$(cat "$T/run/mounts/"*)
+    out_has "nconnect_requested=4"; out_has "nconnect_from=config"; out_has "read_ahead_from=none"
+    out_has "dev=0:60"
 }
 
 if [ "${1:-}" = --list ]; then

@@ -123,6 +123,13 @@ p_mount_nfs() {
 	status_is 0 || return
 	out_matches '^mount\.nfs-tuned: warning: nconnect=8 cannot take effect' || return
 	nconn_is "$b" 4 "shares a's client" || return
+	# the package's nfs-tuned, not setuid, reads the records its helper left
+	[ "$(stat -c '%a %U' /usr/bin/nfs-tuned)" = "755 root" ] ||
+		fail "/usr/bin/nfs-tuned is $(stat -c '%a %U' /usr/bin/nfs-tuned 2>&1)" || return
+	xrun setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/nfs-tuned status -r -n \
+		-o target,req,nconnect,findings
+	status_is 1 "a finding" || return
+	out_has "$b 8 4 nconnect-inherited" || return
 }
 
 p_mount_nfs4() {

@@ -247,14 +247,16 @@ START_TEST(test_record_roundtrip)
 {
         struct mount_record in = { .spec = "filer:/export", .target = "/mnt/data",
                                    .server = "10.99.0.1", .nconnect = 8,
-                                   .read_ahead = { READ_AHEAD_RSIZE_MULT, 15 }, .bg = true };
+                                   .read_ahead = { READ_AHEAD_RSIZE_MULT, 15 }, .bg = true,
+                                   .nconnect_from = ORIGIN_NONE, .read_ahead_from = ORIGIN_NONE };
         struct mount_record out;
         char *text = NULL;
 
         ck_assert_int_eq(mount_record_format(&in, &text), 0);
         ck_assert_str_eq(text, "# nfs-tuned mount record 1\nspec=filer:/export\n"
                                "target=/mnt/data\nserver=10.99.0.1\nnconnect=8\n"
-                               "read_ahead_kb=15x\nbg=yes\n");
+                               "read_ahead_kb=15x\nbg=yes\nnconnect_requested=0\n"
+                               "nconnect_from=none\nread_ahead_from=none\n");
         ck_assert_int_eq(mount_record_parse(text, &out), 0);
         ck_assert_str_eq(out.spec, in.spec);
         ck_assert_str_eq(out.target, in.target);
@@ -266,6 +268,102 @@ START_TEST(test_record_roundtrip)
         free(text);
         in.target = "/mnt/a\nb";
         ck_assert_int_eq(mount_record_format(&in, &text), -EINVAL);
+}
+END_TEST
+
+/* What was asked and where it came from, and the superblock, read back as written. */
+START_TEST(test_record_roundtrip_asked)
+{
+        struct mount_record in = { .spec = "filer:/export", .target = "/mnt/data",
+                                   .server = "", .nconnect = 4,
+                                   .read_ahead = { READ_AHEAD_KB, 15360 },
+                                   .nconnect_requested = 8, .nconnect_from = ORIGIN_CONFIG,
+                                   .read_ahead_from = ORIGIN_CMDLINE, .dev = makedev(0, 53) };
+        struct mount_record out;
+        char *text = NULL;
+
+        ck_assert_int_eq(mount_record_format(&in, &text), 0);
+        ck_assert_str_eq(text, "# nfs-tuned mount record 1\nspec=filer:/export\n"
+                               "target=/mnt/data\nserver=\nnconnect=4\nread_ahead_kb=15360\n"
+                               "bg=no\nnconnect_requested=8\nnconnect_from=config\n"
+                               "read_ahead_from=cmdline\ndev=0:53\n");
+        ck_assert_int_eq(mount_record_parse(text, &out), 0);
+        ck_assert_str_eq(out.server, "");
+        ck_assert_uint_eq(out.nconnect, 4);
+        ck_assert(out.read_ahead.kind == READ_AHEAD_KB && out.read_ahead.n == 15360);
+        ck_assert(!out.bg);
+        ck_assert_uint_eq(out.nconnect_requested, 8);
+        ck_assert_int_eq(out.nconnect_from, ORIGIN_CONFIG);
+        ck_assert_int_eq(out.read_ahead_from, ORIGIN_CMDLINE);
+        ck_assert(out.dev == makedev(0, 53));
+        mount_record_done(&out);
+        free(text);
+        /* the largest device number of the format, and a record with every origin "none" */
+        in.dev = makedev(4095, 1048575);
+        in.nconnect_from = in.read_ahead_from = ORIGIN_NONE;
+        ck_assert_int_eq(mount_record_format(&in, &text), 0);
+        ck_assert_int_eq(mount_record_parse(text, &out), 0);
+        ck_assert(out.dev == makedev(4095, 1048575));
+        ck_assert_int_eq(out.nconnect_from, ORIGIN_NONE);
+        ck_assert_int_eq(out.read_ahead_from, ORIGIN_NONE);
+        mount_record_done(&out);
+        free(text);
+}
+END_TEST
+
+START_TEST(test_record_origin_names)
+{
+        ck_assert_str_eq(setting_origin_to_string(ORIGIN_UNKNOWN), "unknown");
+        ck_assert_str_eq(setting_origin_to_string(ORIGIN_NONE), "none");
+        ck_assert_str_eq(setting_origin_to_string(ORIGIN_CMDLINE), "cmdline");
+        ck_assert_str_eq(setting_origin_to_string(ORIGIN_CONFIG), "config");
+}
+END_TEST
+
+#define OLD_RECORD                                                                      \
+        "# nfs-tuned mount record 1\nspec=a:/b\ntarget=/m\nserver=10.0.0.1\nnconnect=4\n" \
+        "read_ahead_kb=1024\nbg=yes\n"
+
+/* A record of an older helper has none of the keys; odd values read as not known. */
+static const struct {
+        const char *text;
+        unsigned requested;
+        enum setting_origin nconnect_from, read_ahead_from;
+        unsigned maj, min;
+} asked_rows[] = {
+        { OLD_RECORD, 0, ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "nconnect_requested=16\nnconnect_from=cmdline\nread_ahead_from=config\n"
+                     "dev=1:2\n",
+          16, ORIGIN_CMDLINE, ORIGIN_CONFIG, 1, 2 },
+        { OLD_RECORD "nconnect_requested=99999\nnconnect_from=fstab\nread_ahead_from=\n", 0,
+          ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "nconnect_requested=-1\nnconnect_from=Config\n", 0, ORIGIN_UNKNOWN,
+          ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "dev=x\n", 0, ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "dev=0:53x\n", 0, ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "dev=4096:0\n", 0, ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "dev=0:1048576\n", 0, ORIGIN_UNKNOWN, ORIGIN_UNKNOWN, 0, 0 },
+        { OLD_RECORD "dev=0:53\ndev=0:54\nnconnect_from=config\nnconnect_from=none\n", 0,
+          ORIGIN_NONE, ORIGIN_UNKNOWN, 0, 54 }, /* the last line wins */
+};
+
+START_TEST(test_record_parse_asked)
+{
+        struct mount_record r = { 0 };
+
+        ck_assert_int_eq(mount_record_parse(asked_rows[_i].text, &r), 0);
+        ck_assert_str_eq(r.server, "10.0.0.1");
+        ck_assert_uint_eq(r.nconnect, 4);
+        ck_assert(r.read_ahead.kind == READ_AHEAD_KB && r.read_ahead.n == 1024 && r.bg);
+        ck_assert_msg(r.nconnect_requested == asked_rows[_i].requested, "row %d: requested %u",
+                      _i, r.nconnect_requested);
+        ck_assert_msg(r.nconnect_from == asked_rows[_i].nconnect_from, "row %d: nconnect_from",
+                      _i);
+        ck_assert_msg(r.read_ahead_from == asked_rows[_i].read_ahead_from,
+                      "row %d: read_ahead_from", _i);
+        ck_assert_msg(r.dev == makedev(asked_rows[_i].maj, asked_rows[_i].min),
+                      "row %d: dev %u:%u", _i, major(r.dev), minor(r.dev));
+        mount_record_done(&r);
 }
 END_TEST
 
@@ -305,6 +403,9 @@ static Suite *make_suite(void)
         tcase_add_loop_test(tc, test_record_name, 0, ELEMS(name_rows));
         tcase_add_test(tc, test_record_name_too_long);
         tcase_add_test(tc, test_record_roundtrip);
+        tcase_add_test(tc, test_record_roundtrip_asked);
+        tcase_add_test(tc, test_record_origin_names);
+        tcase_add_loop_test(tc, test_record_parse_asked, 0, ELEMS(asked_rows));
         tcase_add_loop_test(tc, test_record_parse, 0, ELEMS(parse_rows));
         suite_add_tcase(s, tc);
         return s;

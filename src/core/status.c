@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/status.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "core/merge.h"
+#include "core/plan.h"
+#include "core/spec.h"
+#include "core/udevbdi.h"
+#include "shared/array.h"
+#include "shared/hash.h"
+#include "shared/macro.h"
+
+/* The kernel's read-ahead of a new NFS mount since Linux 5.4, in KiB. */
+#define KERNEL_READ_AHEAD_KB 128
+
+void status_report_done(struct status_report *r)
+{
+        for (size_t i = 0; i < r->nfindings; i++) {
+                free(r->findings[i].target);
+                free(r->findings[i].text);
+        }
+        free(r->findings);
+        free(r->mounts);
+        *r = (struct status_report){ 0 };
+}
+
+int status_add_finding(struct status_report *r, enum severity sev, const char *code,
+                       const char *target, const char *fmt, ...)
+{
+        struct status_finding f = { .sev = sev, .code = code };
+        va_list ap;
+        int n;
+
+        if (array_grow(&r->findings, r->nfindings) < 0)
+                return -ENOMEM;
+        va_start(ap, fmt);
+        n = vasprintf(&f.text, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return -ENOMEM;
+        if (target && !(f.target = strdup(target))) {
+                free(f.text);
+                return -ENOMEM;
+        }
+        r->findings[r->nfindings++] = f;
+        return 0;
+}
+
+bool status_record_current(const struct mount_record *r, const struct nfs_mount *m)
+{
+        return mount_record_matches(r, m) && (!r->dev || r->dev == m->dev);
+}
+
+/* What the config alone gives the mount now: nconnect (0: nothing) and read-ahead. */
+struct config_now {
+        unsigned nconnect;
+        struct read_ahead ra;
+};
+
+static int config_now(const struct config *conf, const struct nfs_mount *m, struct config_now *ret)
+{
+        struct nfs_spec spec = { 0 };
+        struct optlist none = { 0 };
+        struct merged merged = { 0 };
+        struct settings set;
+        unsigned long u;
+        int r;
+
+        if (nfs_spec_parse(m->source, &spec) == -ENOMEM)
+                return -ENOMEM;
+        struct match_input in = { spec.host, &m->addr, 1, m->target };
+        r = config_merge(conf, &none, &in, m->vers.major == 4, &merged);
+        if (r == 0) {
+                *ret = (struct config_now){ .ra = { READ_AHEAD_KEEP, 0 } };
+                if (settings_from_merged(&merged, &set, NULL) == 0)
+                        ret->ra = set.read_ahead;
+                const struct merged_opt *o = merged_find(&merged, "nconnect");
+                if (o && parse_kernel_uint(o->opt.value, NCONNECT_MAX, &u) == 0)
+                        ret->nconnect = (unsigned)u;
+        }
+        merged_done(&merged);
+        nfs_spec_done(&spec);
+        return r;
+}
+
+/* What was asked: the helper's record, else the fstab entry's nconnect. */
+static void requested(struct status_mount *row, const struct status_facts *f)
+{
+        struct optlist l = { 0 };
+        const struct opt *o;
+        unsigned long u;
+
+        if (row->record == RECORD_CURRENT) {
+                row->req = f->record->nconnect_requested;
+                row->req_from = row->req ? REQ_RECORD : REQ_NONE;
+                return;
+        }
+        if (!f->fstab_options || optlist_parse(&l, f->fstab_options) < 0)
+                goto out;
+        if ((o = optlist_find(&l, "nconnect")) && o->value &&
+            parse_kernel_uint(o->value, NCONNECT_MAX, &u) == 0 && u > 0) {
+                row->req = (unsigned)u;
+                row->req_from = REQ_FSTAB;
+        }
+out:
+        optlist_done(&l);
+}
+
+static const char *req_source_words(enum req_source s)
+{
+        return s == REQ_RECORD ? "as the helper recorded when it mounted it" : "in fstab";
+}
+
+static int finding_nconnect(struct status_report *rep, const struct status_mount *row)
+{
+        const struct nfs_mount *m = row->m;
+        char abuf[NFS_ADDR_STRLEN], vbuf[32];
+
+        if (!row->req || row->req == m->nconnect)
+                return 0;
+        nfs_addr_to_string(&m->addr, abuf);
+        nfs_version_to_string(m->vers, vbuf, sizeof(vbuf));
+        if (row->set_by != m)
+                return status_add_finding(
+                    rep, SEV_WARNING, F_NCONNECT_INHERITED, m->target,
+                    "%s asked for nconnect=%u (%s) but has %u: it shares the NFS client of %s "
+                    "(NFSv%s) that %s set up first; unmount every mount of that client and "
+                    "mount it again to change it",
+                    m->target, row->req, req_source_words(row->req_from), m->nconnect, abuf, vbuf,
+                    row->set_by->target);
+        return status_add_finding(
+            rep, SEV_WARNING, F_NCONNECT_DIFFERS, m->target,
+            "%s asked for nconnect=%u (%s) but has %u: its NFS client of %s (NFSv%s) was set up "
+            "before it, by a mount since unmounted or one of another mount namespace; unmount "
+            "every mount of that client and mount it again to change it",
+            m->target, row->req, req_source_words(row->req_from), m->nconnect, abuf, vbuf);
+}
+
+static int finding_krb5(struct status_report *rep, const struct status_mount *row)
+{
+        const struct nfs_mount *m = row->m;
+        unsigned conns = m->nconnect;
+
+        if (row->xprts > 0 && (unsigned)row->xprts > conns)
+                conns = (unsigned)row->xprts;
+        if (!sec_is_krb5(m->sec) || conns <= 1)
+                return 0;
+        return status_add_finding(
+            rep, SEV_WARNING, F_KRB5_MULTI, m->target,
+            "%s uses sec=%s over %u connections (its NFS client was set up by %s with "
+            "nconnect=%u): all of them share one GSS context and its sequence window, so requests "
+            "fall out of the window and are retransmitted; give krb5 mounts an NFS client of "
+            "their own (another server address or NFS version) with nconnect=1",
+            m->target, m->sec, conns, row->set_by->target, row->set_by->nconnect);
+}
+
+static int finding_read_ahead(struct status_report *rep, const struct status_mount *row,
+                              unsigned long page_kb)
+{
+        const struct nfs_mount *m = row->m;
+        unsigned maj = major(m->dev), min = minor(m->dev);
+
+        if (row->ra_shared || !row->ra_want || row->ra_now < 0 ||
+            read_ahead_readback_ok(row->ra_want, (unsigned long)row->ra_now, page_kb))
+                return 0;
+        /* a current record that says keep gives no want: not here */
+        if (row->record == RECORD_CURRENT)
+                return status_add_finding(
+                    rep, SEV_WARNING, F_RA_OVERWRITTEN, m->target,
+                    "%s: read_ahead_kb of bdi %u:%u is %ld, not the %lu the helper set when it "
+                    "mounted it: something wrote it since (by hand, a tuning tool or a udev rule "
+                    "that sorts after nfs-tuned's); write %lu back, or remount",
+                    m->target, maj, min, row->ra_now, row->ra_want, row->ra_want);
+        return status_add_finding(
+            rep, SEV_WARNING, F_RA_LOST, m->target,
+            "%s: read_ahead_kb of bdi %u:%u is %ld%s, the config asks %lu: it was mounted "
+            "without the helper and nfs-tuned's udev rule did not set it; run `udevadm trigger "
+            "--action=add /sys/class/bdi/%u:%u` or remount",
+            m->target, maj, min, row->ra_now,
+            row->ra_now == KERNEL_READ_AHEAD_KB ? " (the kernel's default)" : "", row->ra_want,
+            maj, min);
+}
+
+static bool read_ahead_equal(const struct read_ahead *a, const struct read_ahead *b)
+{
+        return a->kind == b->kind && (a->kind == READ_AHEAD_KEEP || a->n == b->n);
+}
+
+/* A setting the config decided (or left unset) at mount time: the config may have moved on. */
+static bool from_config(enum setting_origin o)
+{
+        return o == ORIGIN_CONFIG || o == ORIGIN_NONE;
+}
+
+/* The config changed since the mount, or the mount never got what the config says. */
+static int finding_config(struct status_report *rep, const struct status_mount *row,
+                          const struct mount_record *rec, const struct config_now *now)
+{
+        const struct nfs_mount *m = row->m;
+        char was[READ_AHEAD_STRLEN], is[READ_AHEAD_STRLEN];
+        int r = 0;
+
+        if (row->record == RECORD_CURRENT) {
+                if (from_config(rec->nconnect_from) && now->nconnect != rec->nconnect_requested)
+                        r = status_add_finding(
+                            rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
+                            "%s was mounted when the config gave it nconnect=%u, and it now "
+                            "gives %u: unmount every mount of its NFS client and mount them again "
+                            "to apply it",
+                            m->target, rec->nconnect_requested ? rec->nconnect_requested : 1,
+                            now->nconnect ? now->nconnect : 1);
+                if (r == 0 && from_config(rec->read_ahead_from) &&
+                    !read_ahead_equal(&rec->read_ahead, &now->ra))
+                        r = status_add_finding(
+                            rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
+                            "%s was mounted when the config gave it read_ahead_kb = %s, and it "
+                            "now says %s: a new mount gets the new value; remount to apply it",
+                            m->target, read_ahead_to_string(&rec->read_ahead, was),
+                            read_ahead_to_string(&now->ra, is));
+                return r;
+        }
+        /* no record: the mount that set up the client, with nothing asked explicitly */
+        if (row->req_from == REQ_NONE && row->set_by == m && now->nconnect &&
+            now->nconnect != m->nconnect)
+                r = status_add_finding(
+                    rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
+                    "the config gives %s nconnect=%u but it has %u: it was mounted without the "
+                    "helper, or before the config said so; unmount every mount of its NFS client "
+                    "and mount them again to apply it",
+                    m->target, now->nconnect, m->nconnect);
+        return r;
+}
+
+/* The read-ahead the mount should have: as the udev rule decides it now (bdi_event_decide). */
+static int read_ahead_want(const struct config *conf, const struct nfs_mount *m,
+                           const struct mount_record *rec, unsigned long *ret)
+{
+        struct bdi_decision d;
+        struct bdi_event ev = { .dev = m->dev, .mount = m, .record = rec };
+        int r = bdi_event_decide(conf, &ev, &d);
+
+        if (r == 0)
+                *ret = d.plan.step == READ_AHEAD_WRITE ? d.plan.kb : 0;
+        return r;
+}
+
+static int analyse_one(struct status_report *rep, struct status_mount *row,
+                       const struct status_facts *f, const struct config *conf,
+                       unsigned long page_kb)
+{
+        const struct mount_record *rec = f->record;
+        struct config_now now;
+        int r;
+
+        row->record = !rec                                 ? RECORD_NONE :
+                      status_record_current(rec, row->m) ? RECORD_CURRENT :
+                                                           RECORD_STALE;
+        if (row->record != RECORD_CURRENT)
+                rec = NULL;
+        requested(row, f);
+        row->xprts = f->xprts;
+        row->ra_now = f->ra_now;
+        if ((r = config_now(conf, row->m, &now)) < 0 ||
+            (r = read_ahead_want(conf, row->m, rec, &row->ra_want)) < 0)
+                return r;
+        row->nconnect_config = now.nconnect;
+        size_t before = row->first_finding = rep->nfindings;
+        if ((r = finding_nconnect(rep, row)) < 0 || (r = finding_krb5(rep, row)) < 0 ||
+            (r = finding_read_ahead(rep, row, page_kb)) < 0 ||
+            (r = finding_config(rep, row, rec, &now)) < 0)
+                return r;
+        row->nfindings = rep->nfindings - before;
+        return 0;
+}
+
+/* Marks the mounts whose superblock an earlier mount of the table has: they share its bdi. */
+static int mark_shared_superblocks(struct status_report *rep)
+{
+        struct hindex seen = { 0 };
+        int r = 0;
+
+        for (size_t i = 0; i < rep->nmounts && r == 0; i++) {
+                dev_t dev = rep->mounts[i].m->dev;
+                uint64_t h = hash_bytes(HASH_INIT, &dev, sizeof(dev));
+                size_t pos = 0, id;
+                while (hindex_next(&seen, h, &pos, &id))
+                        if (rep->mounts[id].m->dev == dev)
+                                rep->mounts[i].ra_shared = true;
+                if (!rep->mounts[i].ra_shared)
+                        r = hindex_add(&seen, h, i);
+        }
+        hindex_done(&seen);
+        return r;
+}
+
+int status_analyse_mounts(const struct clients *c, const struct status_facts *facts,
+                          const struct config *conf, unsigned long page_kb,
+                          struct status_report *ret)
+{
+        struct status_report rep = { 0 };
+        int r = -ENOMEM;
+
+        if (c->nmounts && !(rep.mounts = calloc(c->nmounts, sizeof(*rep.mounts))))
+                goto fail;
+        rep.nmounts = c->nmounts;
+        for (size_t i = 0; i < c->nmounts; i++)
+                rep.mounts[i].m = &c->mounts[i];
+        for (size_t k = 0; k < c->n; k++)
+                for (size_t j = 0; j < c->v[k].nmounts; j++) {
+                        struct status_mount *row = &rep.mounts[c->v[k].mounts[j]];
+                        row->client = &c->v[k];
+                        row->set_by = &c->mounts[c->v[k].mounts[0]];
+                }
+        if ((r = mark_shared_superblocks(&rep)) < 0)
+                goto fail;
+        for (size_t i = 0; i < rep.nmounts; i++) {
+                struct status_mount *row = &rep.mounts[i];
+                if (!row->set_by)
+                        row->set_by = row->m;
+                if ((r = analyse_one(&rep, row, &facts[i], conf, page_kb)) < 0)
+                        goto fail;
+        }
+        *ret = rep;
+        return 0;
+fail:
+        status_report_done(&rep);
+        return r;
+}

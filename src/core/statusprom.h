@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdio.h>
+
+#include "core/clients.h"
+#include "core/status.h"
+
+/* The prefix of every metric. */
+#define PROM_PREFIX "nfs_tuned_"
+
+/*
+ * The report in the Prometheus text format for node_exporter's textfile collector: base units
+ * (bytes), `_info` metrics for facts, one series per mount point (the top mount of a stacked
+ * mount point), findings counted by code and mount point.  Writes to `out`; 0 or -ENOMEM.
+ */
+int status_prometheus(FILE *out, const struct status_report *rep, const struct clients *c,
+                      const char *version);
+/* When status could not decide (the mount table unreadable): `status_success 0` only, so an
+ * alert fires instead of the last good file being served on. */
+int status_prometheus_failed(FILE *out, const char *version);

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stddef.h>
+
+#include "core/hostcheck.h"
+#include "core/mountstats.h"
+#include "sys/paths.h"
+
+/* p->mountstats line by line; -errno when it cannot be read (0 otherwise). */
+int load_mountstats(const struct paths *p, struct mountstats *ret);
+
+/* The NFS entries of p->fstab (libmount), strings owned; addr NULL (the front resolves). */
+int load_fstab_nfs(const struct paths *p, struct fstab_nfs **ret, size_t *ret_n);
+void fstab_nfs_free(struct fstab_nfs *v, size_t n);
+
+/*
+ * The rule files udev uses, from the directories of p->udev_rules (the first that has a name
+ * wins), sorted by name as udev runs them; each one's text looked at for read_ahead_kb.
+ */
+int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *ret_n);
+void udev_rules_free(struct udev_rule_file *v, size_t n);
+
+/* One file and its text: nfsmount.conf, then its drop-ins (<it>.d, *.conf) in name order. */
+struct text_file {
+        char *path;
+        char *text;
+};
+int load_nfsmount_conf(const struct paths *p, struct text_file **ret, size_t *ret_n);
+void text_files_free(struct text_file *v, size_t n);

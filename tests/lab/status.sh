@@ -1,0 +1,81 @@
+# Scenario: `nfs-tuned status` against the real kernel client: each finding made for real,
+# its figures against the kernel's (mountinfo, mountstats, sysfs), run as an unprivileged user.
+# The JSON and Prometheus files go to /lab/results; lab/run checks them on the host (the JSON
+# against the kernel's figures written beside it, `promtool check metrics`).
+# The krb5-multi-connection finding is made for real in krb5.sh (it needs the Kerberos setup).
+
+# need_status and srun (nfs-tuned status as user nobody) are lab/guest/lib.sh's
+# the kernel's figures of the mount on DIR: "DIR NCONNECT XPRTS RA"
+kernel_line() { echo "$1 $(mi_opt "$1" nconnect) $(xprts "$1") $(ra_of "$1")"; }
+# saves the JSON and Prometheus output and the kernel's figures for lab/run's host checks
+save_for_host() { # NAME DIR...
+	local name=$1 d; shift
+	"$NT" status --json >"/lab/results/$name.json" 2>>"$LAB_DETAILS"
+	"$NT" status --prometheus "/lab/results/$name.prom" 2>>"$LAB_DETAILS"
+	for d in "$@"; do kernel_line "$d"; done >"/lab/results/$name.kernel"
+}
+
+status_clean() {
+	local a b d want
+	need_status || return
+	srun
+	status_is 0 "no NFS mount at all" || return
+	a=$(mp a) b=$(mp b)
+	conf "[server \"$SRV\"]" "read_ahead_kb = 15x"
+	hrun $SRV:/export/a "$a" -o vers=4.1,nconnect=4
+	status_is 0 || return
+	hrun $SRV:/export/b "$b" -o vers=4.1,nconnect=4
+	status_is 0 || return
+	srun -r -n -o target,nconnect,xprts,ra-kb,ra-want-kb,req,record,set-by
+	status_is 0 "two mounts as planned: nothing found" || return
+	for d in "$a" "$b"; do
+		want=$(( $(mi_opt "$d" rsize) * 15 / 1024 ))
+		out_has "$(kernel_line "$d") $want 4 current $a" "the kernel's figures" || return
+	done
+	save_for_host status-clean "$a" "$b"
+}
+t status-clean-host status_clean
+
+status_findings() {
+	local a b c d e f g pid i n0
+	need_status || return
+	a=$(mp a) b=$(mp b) c=$(mp c) d=$(mp d) e=$(mp e) f=$(mp f) g=$(mp g)
+	conf "[global]" "read_ahead_kb = 15360"
+	# inheritance: a sets up the NFSv4.1 client with 2, b asks for 8
+	hrun $SRV:/export/a "$a" -o vers=4.1,nconnect=2
+	hrun $SRV:/export/b "$b" -o vers=4.1,nconnect=8
+	# and the other way: c sets up the NFSv3 client with 8, d asks for 1
+	hrun $SRV:/export/c "$c" -o vers=3,nconnect=8
+	hrun $SRV:/export/d "$d" -o vers=3,nconnect=1
+	mounted "$d" || return
+	# a client only /proc/fs/nfsfs shows: another mount namespace, the second address
+	n0=$(nfs_servers)
+	unshare -m --propagation private sh -c "mount.nfs $SRV2:/export/e $e -o vers=3,nconnect=4 && exec sleep 120" &
+	pid=$!
+	for i in $(seq 1 50); do [ "$(nfs_servers)" -gt "$n0" ] && break; sleep 0.2; done
+	# read-ahead overwritten by hand
+	echo 4096 >"/sys/class/bdi/$(mi_dev "$a")/read_ahead_kb"
+	# an fstab that will fight at the next boot
+	printf '%s\n' "$SRV:/export/f $f nfs vers=4.2,nconnect=2,noauto 0 0" \
+		"$SRV:/export/g $g nfs vers=4.2,nconnect=8,noauto 0 0" >/etc/fstab
+	# nfs-utils' udev rule copied to /etc, where it shadows the package's
+	cp /usr/lib/udev/rules.d/99-nfs.rules /etc/udev/rules.d/99-nfs.rules
+	srun
+	rm -f /etc/udev/rules.d/99-nfs.rules
+	save_for_host status-findings "$a" "$b" "$c" "$d"
+	kill $pid; wait $pid 2>/dev/null
+	status_is 1 "findings" || return
+	out_has "warning: [nconnect-inherited] $b asked for nconnect=8 (as the helper recorded when it mounted it) but has 2: it shares the NFS client of $SRV (NFSv4.1) that $a set up first" || return
+	out_has "warning: [nconnect-inherited] $d asked for nconnect=1 (as the helper recorded when it mounted it) but has 8: it shares the NFS client of $SRV (NFSv3) that $c set up first" || return
+	out_has "warning: [read-ahead-overwritten] $a: read_ahead_kb of bdi $(mi_dev "$a") is 4096, not the 15360 the helper set" || return
+	out_has "warning: [fstab-nconnect-conflict] fstab: $g (entry 2, nconnect=8) and $f (entry 1, nconnect=2) will share one NFS client ($SRV port 2049, tcp, NFSv4.2)" || return
+	out_has "warning: [udev-rule-shadowed] /etc/udev/rules.d/99-nfs.rules shadows nfs-utils' /usr/lib/udev/rules.d/99-nfs.rules" || return
+	out_matches "^$SRV2 +2049 +tcp +3 +4 *\$" "the hidden client, its 4 connections from sunrpc" || return
+	value_is "findings" "$(printf '%s\n' "$OUT" | grep -c '^warning: \[')" 5 "nothing else" || return
+	OUT=$(cat /lab/results/status-findings.prom)
+	out_has "nfs_tuned_mount_nconnect{target=\"$b\"} 2" || return
+	out_has "nfs_tuned_mount_nconnect_requested{target=\"$b\"} 8" || return
+	out_has "nfs_tuned_mount_read_ahead_bytes{target=\"$a\"} 4194304" || return
+	out_has "nfs_tuned_hidden_clients 1" || return
+}
+t status-findings status_findings
