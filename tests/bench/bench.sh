@@ -6,6 +6,7 @@
 # - a configuration of 40,000 options, and 40,000 -o arguments.
 # Ratios are measured in one run.   bench.sh HELPER STUB [ITERATIONS]
 set -eu
+. "$(dirname "$0")/lib.sh"
 HELPER=$1 STUB=$2 N=${3:-200}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run" "$T/stub" "$T/mnt"
@@ -27,7 +28,6 @@ mountinfo() { # mountinfo COUNT SERVERS: mounts spread over SERVERS addresses, a
         }
     }'
 }
-now() { date +%s%N; }
 loop() { # loop RUNS CMD...: ns per run
     local n=$1 s e; shift
     s=$(now)
@@ -38,7 +38,6 @@ loop() { # loop RUNS CMD...: ns per run
 rss() { # max RSS in KiB of one run, from GNU time (its own RSS, about 2 MiB, is the floor)
     /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1
 }
-ms() { echo "$1 / 1000000" | bc -l; }
 
 mountinfo 10 10
 stub=$(loop "$N" "$STUB" 10.1.0.1:/x "$T/mnt" -o vers=3)
@@ -56,9 +55,8 @@ for spread in 250 all; do
         mountinfo "$count" "$servers"
         t=$(loop "$runs" "$HELPER" 10.1.0.1:/x "$T/mnt" -f -o vers=3)
         m=$(rss "$HELPER" 10.1.0.1:/x "$T/mnt" -f -o vers=3)
-        growth=
-        [ -n "$prev" ] && growth=$(printf ' (x%.1f per 10x)' "$(echo "e(l($t / $prev) * l(10) / l($count / $pcount))" | bc -l)")
-        printf 'dry run, %6d mounts over %6s servers: %9.2f ms, max RSS %6d KiB%s\n' "$count" "$servers" "$(ms "$t")" "$m" "$growth"
+        g=$(growth "$t" "$prev" "$count" "${pcount:-1}")
+        printf 'dry run, %6d mounts over %6s servers: %9.2f ms, max RSS %6d KiB%s\n' "$count" "$servers" "$(ms "$t")" "$m" "$g"
         prev=$t pcount=$count
     done
 done

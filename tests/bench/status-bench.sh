@@ -5,6 +5,7 @@
 # an fstab of 100 entries.  The table, --json and --prometheus; wall time per run and max RSS.
 #   status-bench.sh NFS_TUNED [RUNS]
 set -eu
+. "$(dirname "$0")/lib.sh"
 BIN=$1 N=${2:-20}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run/mounts" "$T/udev"
@@ -37,7 +38,6 @@ tree() { # tree COUNT: mountinfo, mountstats, bdis, records (250 servers)
         }
     }'
 }
-now() { date +%s%N; }
 loop() { # loop RUNS ARGS...: ns per run
     local n=$1 s e; shift
     s=$(now)
@@ -46,7 +46,6 @@ loop() { # loop RUNS ARGS...: ns per run
     echo $(( (e - s) / n ))
 }
 rss() { /usr/bin/time -f %M "$BIN" status "$@" 2>&1 >/dev/null | tail -n 1; }
-ms() { echo "$1 / 1000000" | bc -l; }
 
 echo "runs per figure: $N (5 at 10,000 mounts)"
 for mode in table json prometheus; do
@@ -57,9 +56,8 @@ for mode in table json prometheus; do
         runs=$N; [ "$count" -ge 10000 ] && runs=5
         t=$(loop "$runs" "${args[@]}")
         m=$(rss "${args[@]}")
-        growth=
-        [ -n "$prev" ] && growth=$(printf ' (x%.1f per 10x)' "$(echo "e(l($t / $prev) * l(10) / l($count / $pcount))" | bc -l)")
-        printf 'status %-10s %6d mounts: %9.2f ms, max RSS %6d KiB%s\n' "$mode" "$count" "$(ms "$t")" "$m" "$growth"
+        g=$(growth "$t" "$prev" "$count" "${pcount:-1}")
+        printf 'status %-10s %6d mounts: %9.2f ms, max RSS %6d KiB%s\n' "$mode" "$count" "$(ms "$t")" "$m" "$g"
         prev=$t pcount=$count
     done
 done
