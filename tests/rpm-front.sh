@@ -1,8 +1,9 @@
 #!/bin/bash
 # rpm/nfs-tuned-front in a scratch /usr/sbin: enable puts the helper in front and keeps the
-# real binary (same bytes, setuid) aside; an nfs-utils update followed by the trigger's
-# reapply keeps it in front with the new binary aside; disable restores the real one;
-# bad states give a clear message and change nothing.
+# real binary (same bytes, no longer setuid) aside; an nfs-utils update followed by the
+# trigger's reapply keeps it in front with the new binary aside; a trigger that fails leaves
+# no superseded binary; disable restores the real one with its mode; bad states give a clear
+# message and change nothing.
 #   tests/rpm-front.sh SCRIPT
 set -u
 script=$1
@@ -30,7 +31,7 @@ run enable
 [ "$RC" = 0 ] || fail "enable"
 [ "$(readlink "$d/sbin/mount.nfs")" = mount.nfs-tuned ] || fail "mount.nfs is not a link to the helper"
 [ "$(sha "$d/sbin/mount.nfs.nfs-utils")" = "$sha1" ] || fail "the real binary aside differs"
-[ "$(stat -c %a "$d/sbin/mount.nfs.nfs-utils")" = 4755 ] || fail "the real binary aside lost its mode"
+[ "$(stat -c %a "$d/sbin/mount.nfs.nfs-utils")" = 755 ] || fail "the real binary aside is still setuid"
 [ -e "$NFS_TUNED_STATE" ] || fail "enable not remembered"
 run enable
 [ "$RC" = 0 ] && [ "$(sha "$d/sbin/mount.nfs.nfs-utils")" = "$sha1" ] || fail "enable twice"
@@ -50,6 +51,21 @@ run disable
 [ "$(sha "$d/sbin/mount.nfs")" = "$sha2" ] && [ "$(stat -c %a "$d/sbin/mount.nfs")" = 4755 ] ||
 	fail "disable did not restore the real binary with its mode"
 [ ! -e "$d/sbin/mount.nfs.nfs-utils" ] && [ ! -e "$NFS_TUNED_STATE" ] || fail "disable left files"
+
+# a trigger that fails (the helper cannot be run): the superseded binary does not stay aside
+run enable
+printf 'real mount.nfs 3\n' >"$d/sbin/mount.nfs.rpmnew" && chmod 4755 "$d/sbin/mount.nfs.rpmnew"
+mv -f "$d/sbin/mount.nfs.rpmnew" "$d/sbin/mount.nfs"
+chmod 0644 "$d/sbin/mount.nfs-tuned"
+run reapply
+[ "$RC" = 1 ] && [[ $OUT == *"no $d/sbin/mount.nfs-tuned"* ]] || fail "a failed reapply must say why"
+[ ! -e "$d/sbin/mount.nfs.nfs-utils" ] || fail "a failed reapply left the superseded binary aside"
+[ "$(cat "$d/sbin/mount.nfs")" = "real mount.nfs 3" ] || fail "a failed reapply touched the new mount.nfs"
+chmod 4755 "$d/sbin/mount.nfs-tuned"
+run reapply
+[ "$RC" = 0 ] && [ "$(cat "$d/sbin/mount.nfs.nfs-utils")" = "real mount.nfs 3" ] || fail "reapply once the helper is back"
+run disable
+[ "$(stat -c %a "$d/sbin/mount.nfs")" = 4755 ] || fail "disable after a failed trigger"
 
 # bad states: nothing to put aside; the helper missing
 mv "$d/sbin/mount.nfs" "$d/keep"

@@ -64,7 +64,7 @@ suite() { # suite BUILDDIR SETUP-ARGS... -- TEST-ARGS...
     count "$dir"
 }
 
-suite build -- --suite unit --suite integration --suite fuzz --suite man
+suite build -- --suite unit --suite integration --suite fuzz --suite man --suite package
 suite build-asan -Db_sanitize=address,undefined -Db_lundef=false -- --suite unit --suite integration --suite fuzz
 lab_summary=
 if [ "$lab" = 1 ]; then

@@ -31,11 +31,9 @@ static int check_fd(int fd)
         return 0;
 }
 
-void program_open(struct program *p, const char *candidates)
+/* The first candidate that exists, passing over this very helper when `skip_self`. */
+static bool open_first(struct program *p, const char *candidates, bool skip_self)
 {
-        *p = (struct program){ .path = candidates, .fd = -1, .error = -ENOENT };
-        /* the first candidate that exists: a package diverts the real binary to one of several
-         * names, depending on which name nfs-utils ships (/sbin or /usr/sbin) */
         for (const char *c = candidates; *c;) {
                 size_t n = strcspn(c, ":");
                 if (n > 0 && n < sizeof(p->buf)) {
@@ -43,15 +41,30 @@ void program_open(struct program *p, const char *candidates)
                         p->buf[n] = '\0';
                         /* close-on-exec: mount.nfs must not inherit it (see exec_program()) */
                         int fd = open(p->buf, O_PATH | O_CLOEXEC);
-                        if (fd >= 0 || errno != ENOENT) {
+                        int err = fd < 0 ? -errno : check_fd(fd);
+                        if (skip_self && err == -ELOOP)
+                                close(fd);
+                        else if (fd >= 0 || err != -ENOENT) {
                                 p->path = p->buf;
                                 p->fd = fd;
-                                p->error = fd < 0 ? -errno : check_fd(fd);
-                                return;
+                                p->error = err;
+                                return true;
                         }
                 }
                 c += n + (c[n] == ':');
         }
+        return false;
+}
+
+void program_open(struct program *p, const char *candidates)
+{
+        *p = (struct program){ .path = candidates, .fd = -1, .error = -ENOENT };
+        /* a package puts the real binary under one of several names: the one nfs-utils ships
+         * (/sbin or /usr/sbin), or, while this helper has taken mount.nfs (the RPM's
+         * nfs-tuned-front), the name it was put aside as; a name that is this helper is passed
+         * over, and is the answer (a divert loop) only when no other exists */
+        if (!open_first(p, candidates, true))
+                open_first(p, candidates, false);
 }
 
 void program_close(struct program *p)

@@ -17,7 +17,8 @@ struct program {
 
 /*
  * Opens and checks the program, before -N: /proc/self/exe may not resolve after it.
- * `candidates` is one absolute path or several separated by ':'; the first that exists is used.
+ * `candidates` is one absolute path or several separated by ':'; the first that exists and is
+ * not this helper is used (this helper only when no other exists: a divert loop, refused).
  */
 void program_open(struct program *p, const char *candidates);
 void program_close(struct program *p);

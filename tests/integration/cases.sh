@@ -661,6 +661,22 @@ tc_divert_loop_copy() {
     status_is 2; out_has "a divert loop (is the real mount.nfs a copy of this helper?)"
     out_lacks "held"
 }
+tc_mount_nfs_list_passes_over_helper() {
+    # the RPM's list while nfs-tuned-front has put the helper in place of mount.nfs: that name
+    # is passed over for the binary kept aside; after an nfs-utils update whose trigger failed
+    # mount.nfs is the new real binary again, and it is the one run, not the one aside
+    ln -s "$HELPER" "$T/bin/mount.nfs"; cp "$STUB" "$T/bin/mount.nfs.nfs-utils"
+    export NFS_TUNED_MOUNT_NFS=$T/bin/mount.nfs:$T/bin/mount.nfs.nfs-utils
+    run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+    status_is 0; out_has "exec: $T/bin/mount.nfs.nfs-utils 10.99.0.1:/e"
+    rm "$T/bin/mount.nfs"; cp "$STUB" "$T/bin/mount.nfs"
+    run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+    status_is 0; out_has "exec: $T/bin/mount.nfs 10.99.0.1:/e"
+    # the helper alone in the list: still a divert loop
+    rm "$T/bin/mount.nfs.nfs-utils" "$T/bin/mount.nfs"; ln -s "$HELPER" "$T/bin/mount.nfs"
+    run 10.99.0.1:/e "$DIR" -o vers=3
+    status_is 2; out_has "refusing to run $T/bin/mount.nfs: it is this helper itself"
+}
 tc_no_fd_leak() {
     # mount.nfs inherits what the caller gave, nothing of the helper's own
     STUB_DIR=$T/stub "$STUB" x y; mv "$T/stub/fds" "$T/fds.plain"; rm -f "$T/stub/argv"
