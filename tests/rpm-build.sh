@@ -53,8 +53,9 @@ step "payload against meson install --destdir"
 mkdir -p "$d/tree"
 tar -xzf "$HOME/rpmbuild/SOURCES/nfs-tuned-0.1.0.tar.gz" -C "$d/tree"
 rpmspec -P "$src/rpm/nfs-tuned.spec" >"$d/spec.expanded" 2>/dev/null
-# the expanded %build section: the flags and `meson setup` with the spec's options, compile
-sed -n '/^%build$/,/^%install$/p' "$d/spec.expanded" | sed '1d;$d' >"$d/build.sh"
+# the expanded %build section (rpmspec -P drops its header): %set_build_flags' exports, then
+# `meson setup` with the spec's options, then `meson compile`
+sed -n '/^ *CFLAGS=/,/^meson compile /p' "$d/spec.expanded" >"$d/build.sh"
 builddir=$(sed -n 's/^meson compile -C \([^ ]*\) .*/\1/p' "$d/build.sh")
 [ -n "$builddir" ] || fail "no meson compile line in the spec's %build"
 (cd "$d/tree/nfs-tuned-0.1.0" && sh -e "$d/build.sh" &&
@@ -63,7 +64,8 @@ builddir=$(sed -n 's/^meson compile -C \([^ ]*\) .*/\1/p' "$d/build.sh")
 (cd "$d/destdir" && find . ! -type d | sed 's/^\.//' | sort) >"$d/meson-files"
 rpm -qlp "$rpm_file" 2>/dev/null | sort >"$d/rpm-files"
 # what the spec adds itself: its own script, state directory and %doc files
-grep -vE '^/usr/sbin/nfs-tuned-front$|^/var/lib/nfs-tuned$|^/usr/share/doc/nfs-tuned-0\.1\.0(/|$)|^/usr/lib/nfs-tuned\.conf\.d$' \
+# (and rpm's /usr/lib/.build-id links of the binaries)
+grep -vE '^/usr/sbin/nfs-tuned-front$|^/var/lib/nfs-tuned$|^/usr/share/doc/nfs-tuned-0\.1\.0(/|$)|^/usr/lib/nfs-tuned\.conf\.d$|^/usr/lib/\.build-id(/|$)' \
     "$d/rpm-files" >"$d/rpm-meson-part"
 missing=$(comm -23 "$d/meson-files" "$d/rpm-meson-part")
 extra=$(comm -13 "$d/meson-files" "$d/rpm-meson-part")
@@ -122,7 +124,7 @@ mode() { stat -c %a "$R$1" 2>/dev/null; }
 : >"$R/tmp/mountinfo"
 
 u1=$(nfs_utils_rpm 1) && u2=$(nfs_utils_rpm 2) && u3=$(nfs_utils_rpm 3) || fail "stand-in nfs-utils"
-rpm_root --initdb && rpm_root -i "$u1" && rpm_root -i "$rpm_file" || fail "rpm -i --root"
+rpm --root "$R" --initdb && rpm_root -i "$u1" && rpm_root -i "$rpm_file" || fail "rpm -i --root"
 [ "$(mode /usr/sbin/mount.nfs-tuned)" = 4755 ] || fail "helper not setuid in the root"
 [ -f "$R/usr/lib/nfs-tuned.conf.d/50-azure-netapp-files.conf" ] || fail "vendor profiles not installed"
 ls "$R"/*/udev/rules.d/99-zz-nfs-tuned.rules "$R"/usr/lib/udev/rules.d/99-zz-nfs-tuned.rules 2>/dev/null | grep -q . ||
