@@ -63,9 +63,9 @@ builddir=$(sed -n 's/^meson compile -C \([^ ]*\) .*/\1/p' "$d/build.sh")
     { tail -20 "$d/meson.log"; fail "meson install --destdir with the spec's options"; }
 (cd "$d/destdir" && find . ! -type d | sed 's/^\.//' | sort) >"$d/meson-files"
 rpm -qlp "$rpm_file" 2>/dev/null | sort >"$d/rpm-files"
-# what the spec adds itself: its own script, state directory and %doc files
+# what the spec adds itself: its own script, state directory, README.md
 # (and rpm's /usr/lib/.build-id links of the binaries)
-grep -vE '^/usr/sbin/nfs-tuned-front$|^/var/lib/nfs-tuned$|^/usr/share/doc/nfs-tuned-0\.1\.0(/|$)|^/usr/lib/nfs-tuned\.conf\.d$|^/usr/lib/\.build-id(/|$)' \
+grep -vE '^/usr/sbin/nfs-tuned-front$|^/var/lib/nfs-tuned$|^/usr/share/doc/nfs-tuned(-0\.1\.0)?(/README\.md)?$|^/usr/lib/nfs-tuned\.conf\.d$|^/usr/lib/\.build-id(/|$)' \
     "$d/rpm-files" >"$d/rpm-meson-part"
 missing=$(comm -23 "$d/meson-files" "$d/rpm-meson-part")
 extra=$(comm -13 "$d/meson-files" "$d/rpm-meson-part")
@@ -116,9 +116,9 @@ EOF
 rpm_root() { rpm --root "$R" --nodeps "$@" >"$d/rpm.out" 2>&1 || { cat "$d/rpm.out"; return 1; }; }
 front() { OUT=$(chroot "$R" /usr/sbin/nfs-tuned-front "$@" 2>&1); RC=$?; echo "# nfs-tuned-front $* -> $RC: $OUT"; }
 # the helper in the root, its built-in list of real binaries: which one would it run?
-picks() {
+picks() { # picks PATH: the exec: line of a dry run names PATH
     OUT=$(chroot "$R" env NFS_TUNED_MOUNTINFO=/tmp/mountinfo /usr/sbin/mount.nfs-tuned 10.0.0.1:/e /mnt/x -f -v -o vers=3 2>&1)
-    sed -n 's/.*exec: \([^ ]*\) .*/\1/p' <<<"$OUT"
+    [ "$(sed -n 's/.*exec: \([^ ]*\) .*/\1/p' <<<"$OUT")" = "$1" ]
 }
 mode() { stat -c %a "$R$1" 2>/dev/null; }
 : >"$R/tmp/mountinfo"
@@ -129,13 +129,13 @@ rpm --root "$R" --initdb && rpm_root -i "$u1" && rpm_root -i "$rpm_file" || fail
 [ -f "$R/usr/lib/nfs-tuned.conf.d/50-azure-netapp-files.conf" ] || fail "vendor profiles not installed"
 ls "$R"/*/udev/rules.d/99-zz-nfs-tuned.rules "$R"/usr/lib/udev/rules.d/99-zz-nfs-tuned.rules 2>/dev/null | grep -q . ||
     fail "udev rule not installed"
-[ "$(picks)" = /usr/sbin/mount.nfs ] || fail "before enable the helper must run mount.nfs: $OUT"
+picks /usr/sbin/mount.nfs || fail "before enable the helper must run mount.nfs: $OUT"
 
 step "enable, update, failed trigger, disable, erase"
 front enable
 [ "$RC" = 0 ] && [ "$(readlink "$R/usr/sbin/mount.nfs")" = mount.nfs-tuned ] || fail "enable"
 [ "$(mode /usr/sbin/mount.nfs.nfs-utils)" = 755 ] || fail "the binary aside is still setuid"
-[ "$(picks)" = /usr/sbin/mount.nfs.nfs-utils ] || fail "enabled, the helper must run the binary aside: $OUT"
+picks /usr/sbin/mount.nfs.nfs-utils || fail "enabled, the helper must run the binary aside: $OUT"
 # an nfs-utils update: rpm writes mount.nfs over the link, the trigger puts the helper back
 rpm_root -U "$u2" || fail "rpm -U nfs-utils 2"
 [ "$(readlink "$R/usr/sbin/mount.nfs")" = mount.nfs-tuned ] || fail "the trigger did not put the helper back"
@@ -148,7 +148,7 @@ cat "$d/rpm.out"
 [ "$(mode /usr/sbin/mount.nfs)" = 4755 ] && grep -q 'nfs-utils 3' "$R/usr/sbin/mount.nfs" ||
     fail "a failed trigger: mount.nfs must be nfs-utils' new binary"
 chmod 4755 "$R/usr/sbin/mount.nfs-tuned"
-[ "$(picks)" = /usr/sbin/mount.nfs ] || fail "after a failed trigger the helper must run the new binary: $OUT"
+picks /usr/sbin/mount.nfs || fail "after a failed trigger the helper must run the new binary: $OUT"
 front status
 [ "$RC" = 1 ] && [[ $OUT == *"not the helper"* ]] || fail "status after a failed trigger"
 front reapply
@@ -156,7 +156,7 @@ front reapply
 # no trigger at all (rpm --notriggers): the stale binary aside is not setuid and not run
 rpm_root -U --oldpackage --notriggers "$u2" || fail "rpm -U --notriggers"
 [ "$(mode /usr/sbin/mount.nfs.nfs-utils)" = 755 ] || fail "the stale binary aside is setuid"
-[ "$(picks)" = /usr/sbin/mount.nfs ] || fail "with the trigger not run the helper must run the new binary: $OUT"
+picks /usr/sbin/mount.nfs || fail "with the trigger not run the helper must run the new binary: $OUT"
 front enable
 front disable
 [ "$RC" = 0 ] && [ ! -L "$R/usr/sbin/mount.nfs" ] && [ "$(mode /usr/sbin/mount.nfs)" = 4755 ] || fail "disable"
