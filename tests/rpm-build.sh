@@ -78,7 +78,8 @@ echo "$(wc -l <"$d/meson-files") files from meson install, all in the package"
 # --- a scratch root: a shell and the tools the scriptlets use, a stand-in nfs-utils ---------
 step "scratch root"
 R=$d/root
-mkdir -p "$R/usr/bin" "$R/usr/sbin" "$R/usr/lib" "$R/etc" "$R/tmp" "$R/var/lib" "$R/mnt/x"
+mkdir -p "$R/usr/bin" "$R/usr/sbin" "$R/usr/lib" "$R/etc" "$R/tmp" "$R/var/lib" "$R/mnt/x" "$R/dev"
+cp -a /dev/null "$R/dev/null"
 for l in bin sbin lib lib64; do [ -L "/$l" ] && ln -s "usr/$l" "$R/$l"; done
 mkdir -p "$R/usr/lib64"
 copy_with_libs() { # the program and the libraries ldd names, at their own paths
@@ -88,7 +89,7 @@ copy_with_libs() { # the program and the libraries ldd names, at their own paths
         [ -e "$R$f" ] || cp -L "$f" "$R$f"
     done
 }
-for t in sh ln mv chmod stat sed grep mkdir dirname readlink rm cat; do
+for t in sh env ln mv chmod stat sed grep mkdir dirname readlink rm cat; do
     copy_with_libs "$(command -v "$t")"
 done
 # the libraries of the helper itself: it runs in the root (its built-in paths are the root's)
