@@ -78,7 +78,7 @@ echo "$(wc -l <"$d/meson-files") files from meson install, all in the package"
 # --- a scratch root: a shell and the tools the scriptlets use, a stand-in nfs-utils ---------
 step "scratch root"
 R=$d/root
-mkdir -p "$R/usr/bin" "$R/usr/sbin" "$R/usr/lib" "$R/etc" "$R/tmp" "$R/var/lib" "$R/mnt/x" "$R/dev"
+mkdir -p "$R/usr/bin" "$R/usr/sbin" "$R/usr/lib" "$R/etc" "$R/tmp" "$R/var/lib" "$R/mnt/x" "$R/dev" "$R/proc"
 cp -a /dev/null "$R/dev/null"
 for l in bin sbin lib lib64; do [ -L "/$l" ] && ln -s "usr/$l" "$R/$l"; done
 mkdir -p "$R/usr/lib64"
@@ -118,7 +118,8 @@ rpm_root() { rpm --root "$R" --nodeps "$@" >"$d/rpm.out" 2>&1 || { cat "$d/rpm.o
 front() { OUT=$(chroot "$R" /usr/sbin/nfs-tuned-front "$@" 2>&1); RC=$?; echo "# nfs-tuned-front $* -> $RC: $OUT"; }
 # the helper in the root, its built-in list of real binaries: which one would it run?
 picks() { # picks PATH: the exec: line of a dry run names PATH
-    OUT=$(chroot "$R" env NFS_TUNED_MOUNTINFO=/tmp/mountinfo /usr/sbin/mount.nfs-tuned 10.0.0.1:/e /mnt/x -f -v -o vers=3 2>&1)
+    # its own /proc (to know itself by /proc/self/exe), in a mount namespace that goes with it
+    OUT=$(unshare --mount --fork sh -c 'mount -t proc proc "$1/proc" && exec chroot "$1" env NFS_TUNED_MOUNTINFO=/tmp/mountinfo /usr/sbin/mount.nfs-tuned 10.0.0.1:/e /mnt/x -f -v -o vers=3' sh "$R" 2>&1)
     [ "$(sed -n 's/.*exec: \([^ ]*\) .*/\1/p' <<<"$OUT")" = "$1" ]
 }
 mode() { stat -c %a "$R$1" 2>/dev/null; }
