@@ -5,13 +5,20 @@
 #include "cmd/cmd.h"
 #include "sys/conffile.h"
 
-/* -v: the files in the order read, then each section and where each value comes from. */
+/* -v: the files in the order read, then each section and where each value comes from; on a
+ * user's setuid run, nothing of a file that user cannot read but how many sections it has. */
 static void print_layers(const struct config *c)
 {
+        size_t hidden = 0;
+
         for (size_t i = 0; i < c->nsources; i++)
                 printf("file: %s\n", c->sources[i]);
         for (size_t i = 0; i < c->n; i++) {
                 const struct conf_section *s = &c->v[i];
+                if (!paths_caller_may_read(s->file)) {
+                        hidden++;
+                        continue;
+                }
                 printf("[%s%s%s%s] %s:%u\n", section_kind_to_string(s->kind),
                        s->pattern ? " \"" : "", s->pattern ? s->pattern : "",
                        s->pattern ? "\"" : "", s->file, s->line);
@@ -21,6 +28,9 @@ static void print_layers(const struct config *c)
                                s->opts.v[k].value ? s->opts.v[k].value : "", s->file,
                                s->opt_lines[k]);
         }
+        if (hidden)
+                printf("%zu section%s of files you cannot read; not shown\n", hidden,
+                       hidden == 1 ? "" : "s");
 }
 
 /* --check-config: every problem as file:line; exit 1 when there is one. */
@@ -33,8 +43,7 @@ int cmd_check_config(const struct cmd_env *env)
 
         if (env->cl->verbose)
                 print_layers(&conf);
-        for (size_t i = 0; i < conf.nerrors; i++)
-                fprintf(stderr, "%s\n", conf.errors[i]);
+        print_config_errors(&conf, NULL);
         if (r == 0 && conf.nerrors == 0)
                 printf("%s: %zu section%s, no problems\n", path, conf.n, conf.n == 1 ? "" : "s");
         r = r < 0 || conf.nerrors ? MNT_EX_USAGE : MNT_EX_SUCCESS;

@@ -27,5 +27,10 @@ int cmd_udev_bdi(const struct cmd_env *env);
 int open_config_and_program(const struct cmd_env *env, struct config *conf, struct program *prog);
 /* MNT_EX_SUCCESS when the program can run; otherwise says why and returns MNT_EX_SYSERR. */
 int check_program(const struct program *prog, const char *config);
+/*
+ * The configuration's problems (at most CONFIG_ERRORS_MAX, then a count): as warnings through
+ * the log with `how` (what to do) after the count, or, `how` NULL, plainly on stderr.
+ */
+void print_config_errors(const struct config *conf, const char *how);
 /* Prints every finding through the log (the one place the core's words are printed). */
 void print_findings(const struct findings *f);

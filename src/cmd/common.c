@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <stdio.h>
 #include <libmount.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,3 +52,20 @@ void print_findings(const struct findings *f)
                 log_at(f->v[i].sev, "%s", f->v[i].text);
 }
 
+
+void print_config_errors(const struct config *conf, const char *how)
+{
+        for (size_t i = 0; i < conf->nerrors; i++)
+                if (how)
+                        log_warning("%s", conf->errors[i]);
+                else
+                        fprintf(stderr, "%s\n", conf->errors[i]);
+        if (!conf->nerrors_more)
+                return;
+        if (how)
+                log_warning("%zu more configuration problems not shown; %s", conf->nerrors_more,
+                            how);
+        else
+                fprintf(stderr, "%zu more problems not shown (the first %d are)\n",
+                        conf->nerrors_more, CONFIG_ERRORS_MAX);
+}

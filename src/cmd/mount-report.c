@@ -48,8 +48,8 @@ static void report_config(const struct merged *merged)
                                  o->opt.value ? o->opt.value : "", o->from->file, o->line);
         }
         if (hidden)
-                log_info("config: %zu section%s of files you cannot read apply%s; not shown",
-                         hidden, hidden == 1 ? "" : "s", hidden == 1 ? "s" : "");
+                log_info("config: %zu section%s of files you cannot read appl%s; not shown",
+                         hidden, hidden == 1 ? "" : "s", hidden == 1 ? "ies" : "y");
         else
                 for (size_t i = 0; i < merged->nnotes; i++)
                         log_info("config: %s", merged->notes[i]);
@@ -105,15 +105,40 @@ void report_verdict(const struct verdict *v)
                  action_to_string(v->krb5), eff);
 }
 
-int report_exec(const struct program *prog, char **argv, const struct settings *set)
+/* A user's setuid run where a file they cannot read shapes the plan: a section of it applies,
+ * or its [global] names the program. */
+static bool plan_hidden(const struct mount_ctx *m)
 {
-        size_t len = strlen(prog->path) + 1;
+        if (!paths_untrusted_caller())
+                return false;
+        for (size_t i = 0; i < m->merged.napplied; i++)
+                if (!paths_caller_may_read(m->merged.applied[i]->file))
+                        return true;
+        for (size_t i = 0; i < m->conf.n; i++) {
+                const struct conf_section *s = &m->conf.v[i];
+                if (s->kind == SECTION_GLOBAL && optlist_find(&s->opts, "mount_nfs") &&
+                    !paths_caller_may_read(s->file))
+                        return true;
+        }
+        return false;
+}
+
+int report_exec(const struct mount_ctx *m)
+{
+        const struct settings *set = &m->set;
+        char **argv = m->argv;
+
+        if (plan_hidden(m)) {
+                log_info("exec: mount.nfs with settings of files you cannot read; not shown");
+                return 0;
+        }
+        size_t len = strlen(m->prog.path) + 1;
         for (char **a = argv + 1; *a; a++)
                 len += strlen(*a) + 1;
         _cleanup_free_ char *line = malloc(len);
         if (!line)
                 return -ENOMEM;
-        char *q = stpcpy(line, prog->path);
+        char *q = stpcpy(line, m->prog.path);
         for (char **a = argv + 1; *a; a++)
                 q += sprintf(q, " %s", *a);
         log_info("exec: %s (as %s)", line, argv[0]);

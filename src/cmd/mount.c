@@ -79,8 +79,7 @@ static enum stage_result mount_open(struct mount_ctx *m)
         }
         if ((rc = open_config_and_program(m->env, &m->conf, &m->prog)) != MNT_EX_SUCCESS)
                 return stop(m, rc);
-        for (size_t i = 0; i < m->conf.nerrors; i++)
-                log_warning("%s", m->conf.errors[i]);
+        print_config_errors(&m->conf, "fix them: mount.nfs-tuned --check-config");
         if (!cl->ns)
                 return STAGE_NEXT;
         m->env->paths->rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -289,7 +288,7 @@ static enum stage_result mount_exec(struct mount_ctx *m)
         if (plan_options(&m->merged, &m->verdict, &m->final) < 0 ||
             !(opts = optlist_to_string(&m->final)) || plan_argv(m->env->cl, opts, &m->argv) < 0)
                 return oom(m);
-        if (log_verbose() && report_exec(&m->prog, m->argv, &m->set) < 0)
+        if (log_verbose() && report_exec(m) < 0)
                 return oom(m);
         if (m->env->cl->fake)
                 return stop(m, MNT_EX_SUCCESS);

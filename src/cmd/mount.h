@@ -50,7 +50,9 @@ struct mount_ctx {
 /* -v: the endpoint, the configuration applied, the clients found (cmd/mount-report.c). */
 int report_plan(const struct mount_ctx *m);
 void report_verdict(const struct verdict *v);
-int report_exec(const struct program *prog, char **argv, const struct settings *set);
+/* -v: the exec line and the read-ahead; on a user's setuid run where a file they cannot read
+ * shapes them, only that they are not shown. */
+int report_exec(const struct mount_ctx *m);
 /*
  * Leaves the plan (read-ahead, expected nconnect, bg) in <rundir>/mounts for the udev mode and
  * for `nfs-tuned status` (cmd/mount-record.c), before mount.nfs runs and again with the

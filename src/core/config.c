@@ -36,10 +36,22 @@ void config_done(struct config *c)
 int config_add_error(struct config *c, const char *fmt, ...)
 {
         va_list ap;
+
+        if (c->nerrors >= CONFIG_ERRORS_MAX) {
+                c->nerrors_more++;
+                return 0;
+        }
         va_start(ap, fmt);
         int r = strv_appendv(&c->errors, &c->nerrors, fmt, ap);
         va_end(ap);
         return r;
+}
+
+void config_drop_errors(struct config *c, size_t keep, size_t keep_more)
+{
+        while (c->nerrors > keep)
+                free(c->errors[--c->nerrors]);
+        c->nerrors_more = keep_more;
 }
 
 int config_add_source(struct config *c, const char *fmt, ...)

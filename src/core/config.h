@@ -10,6 +10,8 @@
 #define CONFIG_LINE_MAX 4096
 #define CONFIG_SECTIONS_MAX 4096
 #define CONFIG_OPTIONS_MAX 256
+/* Problems kept; the rest are counted (a file of bad lines must not cost a line each). */
+#define CONFIG_ERRORS_MAX 50
 /* Room for one composed reason. */
 #define CONFIG_WHY_MAX 256
 
@@ -27,8 +29,9 @@ struct conf_section {
 struct config {
         struct conf_section *v;
         size_t n;
-        char **errors; /* "file:line: what, why" */
+        char **errors; /* "file:line: what, why", the first CONFIG_ERRORS_MAX */
         size_t nerrors;
+        size_t nerrors_more; /* problems found beyond those */
         bool sections_full; /* CONFIG_SECTIONS_MAX reached (and said) */
         char **sources;     /* the files read, in order, and those masked */
         size_t nsources;
@@ -37,7 +40,10 @@ struct config {
 void config_done(struct config *c);
 /* Parses one file's text; bad lines are recorded in c->errors and skipped. */
 int config_parse(struct config *c, const char *file, const char *text);
+/* Records a problem, or only counts it once CONFIG_ERRORS_MAX are kept. */
 int config_add_error(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Forgets the problems recorded after the first `keep` (and the count beyond them). */
+void config_drop_errors(struct config *c, size_t keep, size_t keep_more);
 int config_add_source(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Each `profile = NAME` that names no [profile "NAME"] section becomes an error entry. */

@@ -13,6 +13,24 @@
 #include "shared/array.h"
 #include "shared/macro.h"
 #include "sys/fileio.h"
+#include "sys/paths.h"
+
+/* Parses a file's text; on a user's setuid run, the problems of a file that user cannot read
+ * are one line without its lines: they quote what the admin kept from them. */
+static int parse_for_caller(struct config *c, const char *path, const char *text)
+{
+        size_t keep = c->nerrors, keep_more = c->nerrors_more;
+        int r = config_parse(c, path, text);
+
+        if (r < 0 || paths_caller_may_read(path))
+                return r;
+        size_t hidden = c->nerrors - keep + c->nerrors_more - keep_more;
+        config_drop_errors(c, keep, keep_more);
+        return hidden ? config_add_error(c, "%s: %zu problem%s in a file you cannot read; not "
+                                         "shown (root sees them with --check-config)",
+                                         path, hidden, hidden == 1 ? "" : "s")
+                      : 0;
+}
 
 static int load_one(const char *path, bool check_owner, struct config *c)
 {
@@ -39,7 +57,7 @@ static int load_one(const char *path, bool check_owner, struct config *c)
                                         path);
         if (config_add_source(c, "%s", path) < 0)
                 return -ENOMEM;
-        return config_parse(c, path, text);
+        return parse_for_caller(c, path, text);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -677,6 +677,66 @@ tc_mount_nfs_list_passes_over_helper() {
     run 10.99.0.1:/e "$DIR" -o vers=3
     status_is 2; out_has "refusing to run $T/bin/mount.nfs: it is this helper itself"
 }
+# as_nobody_setuid ARGS...: the helper installed setuid root (on a tmpfs: /tmp may be nosuid)
+# and run as user nobody, in a private mount namespace whose /etc and /usr/lib/nfs-tuned.conf.d
+# are $T/etc and $T/vendor (a setuid run takes no path from the environment); --root: run by
+# root, the same way; sets RC, OUT
+as_nobody_setuid() {
+    local u=""
+    [ "${1:-}" = --root ] && { u=root; shift; }
+    unshare --mount --propagation private sh -c '
+        T=$1 H=$2 U=$3; shift 3
+        mount -t tmpfs -o mode=755 tmpfs "$T/suid" && install -m 4755 "$H" "$T/suid/h" &&
+        mount --bind "$T/etc" /etc && mkdir -p /usr/lib/nfs-tuned.conf.d &&
+        mount --bind "$T/vendor" /usr/lib/nfs-tuned.conf.d || exit 99
+        unset $(env | sed -n "s/^\(NFS_TUNED_[A-Z_]*\)=.*/\1/p")
+        if [ -n "$U" ]; then exec "$T/suid/h" "$@"; fi
+        exec setpriv --reuid=65534 --regid=65534 --clear-groups "$T/suid/h" "$@"' \
+        sh "$T" "$HELPER" "$u" "$@" > "$T/out" 2> "$T/err"
+    took $?
+    OUT="$(cat "$T/out")$OUT"
+}
+tc_setuid_user_sees_no_root_only_config() {
+    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+    unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+    mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"
+    printf '[global]\nmount_nfs = /opt/hidden/mount.nfs\nread_ahead_kb = 4321\n[server "10.99.0.1"]\nsec = krb5p\nclientaddr = 10.77.7.7\nnconnect = 7\nSECRETWORD here\n' > "$T/etc/nfs-tuned.conf"
+    printf '[mountpoint "/srv/*"]\nnocto\n' > "$T/etc/nfs-tuned.conf.d/open.conf"
+    chmod 600 "$T/etc/nfs-tuned.conf"; chmod 755 "$T/etc" "$T/etc/nfs-tuned.conf.d" "$T" "$T/vendor"
+    chmod 644 "$T/etc/nfs-tuned.conf.d/open.conf"
+    # never the lines, other sections, the exec line's options, the program or the read-ahead
+    hidden() { for w in clientaddr 10.77.7.7 SECRETWORD 4321 /opt/hidden 'vers=3,'; do out_lacks "$w"; done; }
+    # root sees it all: the words the checks below look for are there to find
+    as_nobody_setuid --root --check-config -v
+    status_is 1; out_has "sec = krb5p"; out_has SECRETWORD; out_has "nocto"
+    as_nobody_setuid --check-config -v
+    status_is 1; hidden; out_lacks krb5p; out_has "1 problem in a file you cannot read; not shown"
+    out_has "2 sections of files you cannot read; not shown"; out_has "nocto  (/etc/nfs-tuned.conf.d/open.conf:2)"
+    as_nobody_setuid --root 10.99.0.1:/e /mnt -f -v -o vers=3
+    out_has "exec: /opt/hidden/mount.nfs"; out_has "read-ahead: 4321 KiB"; out_has SECRETWORD
+    as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3
+    status_is 0; hidden; out_has "exec: mount.nfs with settings of files you cannot read; not shown"
+    out_has "1 problem in a file you cannot read"; out_has "config: 2 sections of files you cannot read apply"
+    # what the mount itself will be told stays said: the kernel shows sec= and nconnect= of
+    # every mount to every user once it is made (mount.nfs-tuned(8), SECURITY)
+    out_has "sec=krb5p on an NFS client with 7 connections"
+    as_nobody_setuid 10.99.0.2:/e /mnt -f -v -o vers=3
+    out_has "config: 1 section of files you cannot read applies; not shown"
+    printf '[server "10.99.0.1"]\nvers = 9SECRET\n' >> "$T/etc/nfs-tuned.conf"
+    as_nobody_setuid 10.99.0.1:/e /mnt -f -v
+    status_is 0; hidden; out_lacks 9SECRET; out_has "2 problems in a file you cannot read"
+}
+tc_config_problems_capped() {
+    # a file of bad lines: the first 50 said, the rest counted, on every mount and in
+    # --check-config (a 1 MiB one gave 524,031 warnings, 1.3 s and 64 MB a mount)
+    for i in $(seq 1 400); do echo "bad line $i"; done > "$T/conf"
+    run 10.99.0.1:/e "$DIR" -f -o vers=3
+    status_is 0; value_is "warnings" "$(grep -c 'warning:' "$T/err")" 51
+    out_has "$T/conf:50: 'bad line 50'"; out_lacks "$T/conf:51:"
+    out_has "warning: 350 more configuration problems not shown; fix them: mount.nfs-tuned --check-config"
+    run --check-config
+    status_is 1; value_is "lines" "$(wc -l < "$T/err")" 51; out_has "350 more problems not shown (the first 50 are)"
+}
 tc_no_fd_leak() {
     # mount.nfs inherits what the caller gave, nothing of the helper's own
     STUB_DIR=$T/stub "$STUB" x y; mv "$T/stub/fds" "$T/fds.plain"; rm -f "$T/stub/argv"
