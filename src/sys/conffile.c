@@ -12,6 +12,7 @@
 
 #include "shared/array.h"
 #include "shared/macro.h"
+#include "sys/chase.h"
 #include "sys/fileio.h"
 #include "sys/paths.h"
 
@@ -32,16 +33,35 @@ static int parse_for_caller(struct config *c, const char *path, const char *text
                       : 0;
 }
 
+/* Opens a file or directory of the configuration: as root, along a path of root's only. */
+static int open_config_path(const char *path, bool check_owner, int flags, struct config *c)
+{
+        struct chase_refusal why;
+        char desc[PATH_MAX + 256];
+        int fd = chase_at(AT_FDCWD, -1, path, check_owner ? CHASE_TRUSTED : 0, flags, &why);
+
+        if (fd != -EPERM || !why.where[0])
+                return fd;
+        chase_describe(&why, desc, sizeof(desc));
+        return config_add_error(c, "%s: not used: %s; root reads its configuration only "
+                                "along directories and links of root's", path, desc) < 0
+                   ? -ENOMEM
+                   : -EPERM;
+}
+
 static int load_one(const char *path, bool check_owner, struct config *c)
 {
         _cleanup_free_ char *text = NULL;
         /* O_NONBLOCK: a FIFO put in place of the file must not hang every mount */
-        _cleanup_(closep) int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        _cleanup_(closep) int fd =
+            open_config_path(path, check_owner, O_RDONLY | O_NOCTTY | O_NONBLOCK, c);
         size_t len = 0;
-        int r = fd < 0 ? -errno : read_fd(fd, CONFIG_FILE_MAX, check_owner, &text, &len);
+        int r = fd < 0 ? fd : read_fd(fd, CONFIG_FILE_MAX, check_owner, &text, &len);
 
-        if (r == -ENOENT)
+        if (r == -ENOENT || (fd == -EPERM && r == -EPERM))
                 return 0;
+        if (r == -ENOMEM)
+                return r;
         if (r == -EPERM)
                 return config_add_error(c, "%s: not used: not owned by root or writable by group "
                                         "or others; fix with chown root:root and chmod 644", path);
@@ -103,13 +123,19 @@ struct dropins {
 
 static int read_dropins(const char *dir, bool check_owner, struct config *c, struct dropins *ret)
 {
-        DIR *d = opendir(dir);
+        int fd = open_config_path(dir, check_owner, O_RDONLY | O_DIRECTORY, c);
+        DIR *d = fd < 0 ? NULL : fdopendir(fd);
         struct stat st;
         int r;
 
         *ret = (struct dropins){ .dir = dir };
-        if (!d)
+        if (fd == -ENOMEM)
+                return fd;
+        if (!d) {
+                if (fd >= 0)
+                        close(fd);
                 return 0;
+        }
         if (check_owner && fstat(dirfd(d), &st) == 0 &&
             (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
                 closedir(d);

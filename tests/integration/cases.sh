@@ -726,6 +726,20 @@ tc_setuid_user_sees_no_root_only_config() {
     as_nobody_setuid 10.99.0.1:/e /mnt -f -v
     status_is 0; hidden; out_lacks 9SECRET; out_has "2 problems in a file you cannot read"
 }
+tc_config_dropin_link_through_users_dir() {
+    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+    # a drop-in linked into a directory a user owns: that user can point it at any file of
+    # root's (here a shadow-format one) and the parse problems would quote its lines
+    printf 'root:$6$HASHSECRET:19000:0:99999:7:::\n' > "$T/shadow"; chmod 600 "$T/shadow"
+    mkdir -p "$T/conf.d" "$T/user"; chown 65534:65534 "$T/user"
+    ln -s "$T/shadow" "$T/user/x.conf"; chown -h 65534:65534 "$T/user/x.conf"
+    ln -s "$T/user/x.conf" "$T/conf.d/x.conf"
+    run 10.99.0.1:/e "$DIR" -f -o vers=3
+    status_is 0; out_lacks HASHSECRET
+    out_has "$T/conf.d/x.conf: not used: $T/user is owned by uid 65534, not root: every directory and link on the way must be root's"
+    run --check-config
+    status_is 1; out_lacks HASHSECRET; out_has "$T/conf.d/x.conf: not used: $T/user is owned by uid 65534"
+}
 tc_config_problems_capped() {
     # a file of bad lines: the first 50 said, the rest counted, on every mount and in
     # --check-config (a 1 MiB one gave 524,031 warnings, 1.3 s and 64 MB a mount)
