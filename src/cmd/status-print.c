@@ -16,6 +16,7 @@
 #include "core/statusprom.h"
 #include "shared/log.h"
 #include "shared/macro.h"
+#include "sys/chase.h"
 #include "sys/fileio.h"
 
 enum {
@@ -382,7 +383,12 @@ int status_write_prometheus(const char *file, const struct status_report *rep,
                 r = fill_prom(stdout, &a);
                 return r == 0 && fflush(stdout) != 0 ? -EIO : r;
         }
-        if ((r = write_file_atomic(file, fill_prom, &a)) < 0)
+        struct chase_refusal why;
+        char desc[PATH_MAX + 256];
+        if ((r = write_file_atomic(file, fill_prom, &a, &why)) == -EPERM && why.where[0]) {
+                chase_describe(&why, desc, sizeof(desc));
+                log_error("refusing to write %s: %s", file, desc);
+        } else if (r < 0)
                 log_error("cannot write %s: %s", file, strerror(-r));
         return r;
 }

@@ -169,6 +169,8 @@ static int step(struct walk *w, char *todo, size_t *pos, const char *name, int o
         int r = check_step(w, &st, last);
         if (r < 0)
                 return r;
+        if (S_ISLNK(st.st_mode) && last && (w->flags & CHASE_NOFOLLOW))
+                return -ELOOP;
         if (S_ISLNK(st.st_mode))
                 return ++*links > CHASE_LINKS_MAX ? -ELOOP : follow_link(w, fd, todo, pos);
         if (last) {
@@ -239,9 +241,9 @@ void chase_describe(const struct chase_refusal *r, char *buf, size_t size)
 {
         switch (r->why) {
         case CHASE_FOREIGN:
-                snprintf(buf, size, "%s is owned by uid %u but is reached from a directory of "
-                         "uid %u, who could make it lead anywhere", r->where,
-                         (unsigned)r->owner, (unsigned)r->from_owner);
+                snprintf(buf, size, "%s leads from a directory of uid %u to one of uid %u: "
+                         "the first could make it lead anywhere", r->where,
+                         (unsigned)r->from_owner, (unsigned)r->owner);
                 break;
         case CHASE_FOREIGN_LINK:
                 snprintf(buf, size, "%s is a symbolic link of uid %u in a directory of uid %u: "

@@ -10,6 +10,10 @@
  * What is at the end is its opener's to check.  Without it: systemd's CHASE_SAFE alone. */
 #define CHASE_TRUSTED 1u
 
+/* The last component may not be a link (-ELOOP, as O_NOFOLLOW): a directory of root's own
+ * making (the run directory) is never one. */
+#define CHASE_NOFOLLOW 2u
+
 enum chase_why {
         CHASE_FOREIGN,      /* owned by another user than the directory it is reached from */
         CHASE_FOREIGN_LINK, /* a link owned by neither root nor its directory's owner */

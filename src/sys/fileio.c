@@ -5,10 +5,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "shared/macro.h"
+#include "sys/chase.h"
 
 int read_fd(int fd, size_t max, bool check_owner, char **ret, size_t *ret_len)
 {
@@ -52,21 +54,57 @@ int read_fd(int fd, size_t max, bool check_owner, char **ret, size_t *ret_len)
         return 0;
 }
 
-int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg)
+/* The directory of `path` chased (sys/chase.c) and its last component. */
+static int open_parent(const char *path, struct chase_refusal *why, char **ret_base)
 {
-        _cleanup_free_ char *tmp = NULL;
-        int fd, r;
+        const char *slash = strrchr(path, '/');
+        _cleanup_free_ char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
 
-        /* not *.prom, not .*: a collector that lists the directory skips it */
-        if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
+        if (!dir || !(*ret_base = strdup(slash ? slash + 1 : path)))
                 return -ENOMEM;
-        if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0)
-                return -errno;
+        if (!**ret_base)
+                return -EISDIR;
+        return chase_at(AT_FDCWD, -1, *dir ? dir : "/", 0, O_RDONLY | O_DIRECTORY, why);
+}
+
+/* A new file of that directory's, not there before: ".<base>.<pid>.<n>.tmp"-like. */
+static int create_temp(int dir, const char *base, char **ret)
+{
+        for (unsigned n = 0; n < 100; n++) {
+                _cleanup_free_ char *tmp = NULL;
+                /* not *.prom, not .*: a collector that lists the directory skips it */
+                if (asprintf(&tmp, "%s.tmp.%ld.%u", base, (long)getpid(), n) < 0)
+                        return -ENOMEM;
+                int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                                0644);
+                if (fd >= 0) {
+                        *ret = steal_pointer(&tmp);
+                        return fd;
+                }
+                if (errno != EEXIST)
+                        return -errno;
+        }
+        return -EEXIST;
+}
+
+int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
+                      struct chase_refusal *ret_refusal)
+{
+        _cleanup_free_ char *base = NULL, *tmp = NULL;
+        struct chase_refusal why;
+        int r;
+
+        _cleanup_(closep) int dir = open_parent(path, ret_refusal ? ret_refusal : &why, &base);
+        if (dir < 0)
+                return dir;
+        int fd = create_temp(dir, base, &tmp);
+        if (fd < 0)
+                return fd;
         FILE *f = fdopen(fd, "w");
         if (!f) {
                 r = -errno;
                 close(fd);
-                unlink(tmp);
+                (void)unlinkat(dir, tmp, 0);
                 return r;
         }
         r = fchmod(fd, 0644) < 0 ? -errno : fill(f, arg);
@@ -74,9 +112,10 @@ int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *a
                 r = -errno;
         if (fclose(f) != 0 && r == 0)
                 r = -errno;
-        if (r == 0 && rename(tmp, path) < 0)
+        /* relative to the directory checked: a link planted meanwhile changes nothing */
+        if (r == 0 && renameat(dir, tmp, dir, base) < 0)
                 r = -errno;
         if (r < 0)
-                unlink(tmp);
+                (void)unlinkat(dir, tmp, 0);
         return r;
 }

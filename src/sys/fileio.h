@@ -12,9 +12,15 @@
  */
 int read_fd(int fd, size_t max, bool check_owner, char **ret, size_t *ret_len);
 
+struct chase_refusal;
+
 /*
  * Replaces `path` atomically: `fill` writes the content to a temporary file in the same
  * directory (mode 0644), which is flushed, synced and renamed over `path`, so a reader sees
- * the old file or the new one, never a part.  0 or -errno (the temporary file is removed).
+ * the old file or the new one, never a part.  The directory is reached as root must reach a
+ * path an administrator gave (sys/chase.c), and the temporary file and the rename are made
+ * relative to it.  0 or -errno (the temporary file is removed); -EPERM with
+ * `*ret_refusal` (when given) saying which component was refused and why.
  */
-int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg);
+int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
+                      struct chase_refusal *ret_refusal);

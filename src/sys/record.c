@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "shared/macro.h"
+#include "sys/chase.h"
 #include "sys/fileio.h"
 #include "sys/rundir.h"
 
@@ -68,7 +69,7 @@ int records_open_readonly(const struct paths *p)
 
         if (asprintf(&dir, "%s/%s", p->rundir, RECORD_SUBDIR) < 0)
                 return -ENOMEM;
-        int fd = paths_open(p, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+        int fd = chase_at(AT_FDCWD, p->rootfd, dir, CHASE_NOFOLLOW, O_RDONLY | O_DIRECTORY, NULL);
         if (fd < 0)
                 return fd;
         /* root's (or the reader's own), written by no one else */

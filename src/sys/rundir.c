@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "sys/chase.h"
+
 bool rundir_trusted(const struct stat *st)
 {
         return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
@@ -32,9 +34,9 @@ int rundir_open(const struct paths *p)
 
         if (r < 0 && r != -EEXIST)
                 return r;
-        /* not through a link another user put there */
+        /* not through a link or directory another user controls (sys/chase.c) */
         return keep_if_trusted(
-            paths_open(p, p->rundir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0));
+            chase_at(AT_FDCWD, p->rootfd, p->rundir, CHASE_NOFOLLOW, O_RDONLY | O_DIRECTORY, NULL));
 }
 
 int rundir_subdir(int dirfd, const char *name)

@@ -777,6 +777,12 @@ tc_run_dir_untrusted() {
     status_is 0; mount_nfs_ran; out_has "warning: cannot lock"
     [ -e "$T/elsewhere/10.99.0.1.lock" ] && fail "the lock was made through a link"
     [ -e "$T/elsewhere/mounts" ] && fail "the mount record was left through a link"
+    # one in a directory another user owns, who could swap it for anything: not used
+    mkdir -p "$T/u/run"; chown 65534:65534 "$T/u"
+    NFS_TUNED_RUNDIR=$T/u/run run 10.99.0.1:/e "$DIR" -o vers=3
+    status_is 0; mount_nfs_ran; out_has "warning: not locking $T/u/run/10.99.0.1.lock"
+    [ -e "$T/u/run/10.99.0.1.lock" ] && fail "the lock was made under another user's directory"
+    [ -e "$T/u/run/mounts" ] && fail "the mount record was left under another user's directory"
     # a FIFO in place of the lock file: refused at once, never waited on
     rm "$T/run"; mkdir "$T/run"; mkfifo "$T/run/10.99.0.1.lock"
     timeout 20 "$HELPER" 10.99.0.1:/e "$DIR" -o vers=3 > "$T/out" 2> "$T/err"; took $?

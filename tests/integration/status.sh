@@ -249,6 +249,22 @@ st_prometheus_file() {
     OUT=$(cat "$T/textfile/nfs-tuned.prom")
     out_has 'nfs_tuned_status_success 0'; out_lacks 'nfs_tuned_mount_info{'
 }
+st_prometheus_planted_link() {
+    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+    # Debian's /var/lib/prometheus is user prometheus's: its textfile directory under it is
+    # written (a user's directory under root's), but a link that user plants in its place,
+    # leading into root's, is not followed: root's file would land where it points
+    mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
+    mkdir -p "$T/prom/node-exporter" "$T/victim"; chown -R 65534:65534 "$T/prom"
+    run --prometheus "$T/prom/node-exporter/nfs-tuned.prom"
+    value_is "written" "$(ls "$T/prom/node-exporter")" nfs-tuned.prom
+    rm -r "$T/prom/node-exporter"; ln -s "$T/victim" "$T/prom/node-exporter"
+    chown -h 65534:65534 "$T/prom/node-exporter"
+    run --prometheus "$T/prom/node-exporter/nfs-tuned.prom"
+    status_is 2; OUT=$ERR
+    out_has "refusing to write $T/prom/node-exporter/nfs-tuned.prom: $T/prom/node-exporter leads from a directory of uid 65534 to one of uid 0: the first could make it lead anywhere"
+    value_is "files where the link points" "$(ls -A "$T/victim")" ""
+}
 st_promtool_accepts() {
     # Prometheus's own linter over a file with every kind of series (tests/deps.txt installs
     # it; a package build without it skips this case only)

@@ -147,6 +147,8 @@ START_TEST(test_rows)
                 { .path = "@/open", .flags = CHASE_TRUSTED, .open_flags = O_RDONLY | O_DIRECTORY, .want = 0 },
                 { .path = "@/home/user", .flags = CHASE_TRUSTED, .open_flags = O_RDONLY | O_DIRECTORY, .want = 0 },
                 { .path = "@/var/prom/node", .flags = CHASE_TRUSTED, .open_flags = O_RDONLY | O_DIRECTORY, .want = -EPERM, .why = CHASE_NOT_ROOTS, .where = "@/var/prom" },
+                { .path = "@/etc/conf.d/root-link.conf", .flags = CHASE_NOFOLLOW, .open_flags = O_RDONLY, .want = -ELOOP },
+                { .path = "@/var/prom/node-rel/x.prom", .flags = CHASE_NOFOLLOW, .open_flags = O_RDONLY, .want = 0 },
                 { .path = "@/etc/loop", .flags = 0, .open_flags = O_RDONLY, .want = -ELOOP },
                 { .path = "@/etc/none", .flags = 0, .open_flags = O_RDONLY, .want = -ENOENT },
                 { .path = "@/etc/shadow/x", .flags = 0, .open_flags = O_RDONLY, .want = -ENOTDIR },
