@@ -740,6 +740,15 @@ tc_config_dropin_link_through_users_dir() {
     run --check-config
     status_is 1; out_lacks HASHSECRET; out_has "$T/conf.d/x.conf: not used: $T/user is owned by uid 65534"
 }
+tc_mount_nfs_through_users_dir() {
+    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+    # root runs the program mount_nfs names: not from a directory another user could fill
+    mkdir "$T/u"; cp "$STUB" "$T/u/mount.nfs"; chown 65534:65534 "$T/u"
+    export NFS_TUNED_MOUNT_NFS=$T/u/mount.nfs
+    run 10.99.0.1:/e "$DIR" -o vers=3
+    status_is 2; mount_nfs_not_run
+    out_has "refusing to run $T/u/mount.nfs: a directory or link on its path is not root's"
+}
 tc_config_problems_capped() {
     # a file of bad lines: the first 50 said, the rest counted, on every mount and in
     # --check-config (a 1 MiB one gave 524,031 warnings, 1.3 s and 64 MB a mount)
