@@ -54,7 +54,7 @@ int status_add_finding(struct status_report *r, enum severity sev, const char *c
 
 bool status_record_current(const struct mount_record *r, const struct nfs_mount *m)
 {
-        return mount_record_matches(r, m) && (!r->dev || r->dev == m->dev);
+        return mount_record_matches(r, m);
 }
 
 /* What the config alone gives the mount now: nconnect (0: nothing) and read-ahead. */

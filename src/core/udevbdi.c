@@ -10,7 +10,9 @@
 
 bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m)
 {
-        return r && m && streq(r->target, m->target) && streq(r->spec, m->source);
+        /* a record without dev (a bg mount not verified yet) matches by source and target */
+        return r && m && streq(r->target, m->target) && streq(r->spec, m->source) &&
+               (!r->dev || r->dev == m->dev);
 }
 
 /* The record's setting as a command line, so that it beats every section as -o does. */

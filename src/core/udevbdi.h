@@ -37,5 +37,6 @@ struct bdi_decision {
  */
 int bdi_event_decide(const struct config *c, const struct bdi_event *ev,
                      struct bdi_decision *ret);
-/* The record `r` is the plan of the mount `m` (same mount point and source). */
+/* The record `r` is the plan of the mount `m`: same mount point and source, and the same
+ * superblock when the record names one (one rule for the udev mode and status). */
 bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m);

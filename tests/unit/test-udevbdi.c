@@ -204,6 +204,18 @@ START_TEST(test_record_match_and_bg)
         rec.bg = true;
         ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
         ck_assert(!d.from_record && d.plan.kb == 4096 && !d.nconnect_differs);
+        /* one of this source and mount point but another superblock (a plain mount.nfs made
+         * it later): stale, for the udev mode as for status, so a udevadm trigger does not
+         * write its value again */
+        free(rec.spec);
+        rec.spec = strdup("filer:/e");
+        rec.dev = makedev(0, 53);
+        ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
+        ck_assert(!d.from_record && d.plan.kb == 4096);
+        ck_assert(!mount_record_matches(&rec, &m));
+        rec.dev = m.dev;
+        ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
+        ck_assert(d.from_record && d.plan.kb == 8192);
         mount_record_done(&rec);
         nfs_mount_done(&m);
         config_done(&c);
