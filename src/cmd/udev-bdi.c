@@ -122,6 +122,12 @@ int cmd_udev_bdi(const struct cmd_env *env)
         dev_t dev;
         int r;
 
+        /* udev runs it as root; through the setuid binary anyone else could put lines that
+         * say they are root's in syslog */
+        if (getuid() != 0) {
+                log_error("--udev-bdi is for udev (run as root), not uid %u", (unsigned)getuid());
+                return MNT_EX_USAGE;
+        }
         log_open_syslog("nfs-tuned");
         /* not "0:N": not an anonymous superblock, so not NFS; no word, udev goes on */
         if (parse_bdi_name(env->cl->bdi, &dev) < 0 || major(dev) != 0)
@@ -136,10 +142,11 @@ int cmd_udev_bdi(const struct cmd_env *env)
                 log_info("bdi %u:%u: mountinfo line there at once (lookup %ld ms)", major(dev),
                          minor(dev), o.lookup_ms);
         else
-                log_info("bdi %u:%u: %s after waiting %ld ms", major(dev), minor(dev),
+                log_info("bdi %u:%u: %s after waiting %ld ms (%u look%s at the mount table)",
+                         major(dev), minor(dev),
                          o.kind == BDI_NFS_MOUNT ? "mountinfo line found" :
                                                    "no mountinfo line, only nfsfs volumes lists it",
-                         o.waited_ms);
+                         o.waited_ms, o.looks, o.looks == 1 ? "" : "s");
         r = decide_and_print(env, dev, &o);
         nfs_mount_done(&o.mount);
         if (r == -ENOMEM) {

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,7 +23,7 @@
 /* The longest sleep between two looks at a mount table that does not wake a poller. */
 #define BDI_WAIT_STEP_MS 20
 /* How often the volume is looked for again while its mountinfo line is waited for. */
-#define BDI_VOLUME_RECHECK_MS 50
+#define BDI_VOLUME_RECHECK_MS 100
 
 struct bdi_watch {
         struct udev *udev;
@@ -144,26 +146,12 @@ int bdi_get_read_ahead(const struct paths *p, dev_t dev, unsigned long *ret)
         return read_ulong(p, path, ret);
 }
 
-/* The mountinfo line of `dev`, waiting at most until `deadline` for it to appear. */
-static int wait_mount_line(const struct paths *p, dev_t dev, long deadline, struct nfs_mount *ret)
+/* /proc/self/mountinfo wakes a poller on every mount or unmount of the namespace (POLLPRI, as
+ * libmount's monitor uses it); a plain file (tests) never does. */
+static bool on_procfs(int fd)
 {
-        int r = -ENOENT;
-
-        while (r == -ENOENT) {
-                long left = deadline - now_ms();
-                _cleanup_(closep) int fd = paths_open(p, p->mountinfo, O_RDONLY | O_CLOEXEC, 0);
-                if (fd < 0)
-                        return fd;
-                if ((r = find_mount_by_dev(p, fd, dev, ret)) != -ENOENT || left <= 0)
-                        break;
-                /* /proc/self/mountinfo wakes a poller on every mount (POLLPRI); a plain file
-                 * (tests) never does, so look again after a short step at most */
-                struct pollfd pfd = { .fd = fd, .events = POLLPRI };
-                if (poll(&pfd, 1, left < BDI_WAIT_STEP_MS ? (int)left : BDI_WAIT_STEP_MS) < 0 &&
-                    errno != EINTR)
-                        return -errno;
-        }
-        return r;
+        struct statfs sf;
+        return fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
 }
 
 /* /proc/fs/nfsfs/volumes lists superblock `dev` (of this network namespace). */
@@ -175,45 +163,81 @@ static bool volume_listed(const struct paths *p, dev_t dev, struct nfs_addr *ret
                nfsfs_volume_find(volumes, dev, ret_addr) == 0;
 }
 
+/*
+ * The mountinfo line of `dev`, waited for until `deadline`: looked at once, then again only
+ * when the kernel says the mount table changed (a plain file: every BDI_WAIT_STEP_MS), so the
+ * wait itself costs nothing.  With `volume`, a volume that leaves nfsfs meanwhile ends it
+ * (-EMEDIUMTYPE): NFSv4's short-lived superblock of the server's root is never mounted here.
+ */
+static int wait_mount_line(const struct paths *p, dev_t dev, long deadline, bool volume,
+                           unsigned *looks, struct nfs_mount *ret)
+{
+        long next_volume = now_ms() + BDI_VOLUME_RECHECK_MS;
+        struct nfs_addr a;
+        int r;
+
+        for (;;) {
+                _cleanup_(closep) int fd = paths_open(p, p->mountinfo, O_RDONLY | O_CLOEXEC, 0);
+                if (fd < 0)
+                        return fd;
+                bool proc = on_procfs(fd);
+                ++*looks;
+                if ((r = find_mount_by_dev(p, fd, dev, ret)) != -ENOENT)
+                        return r;
+                for (bool changed = false; !changed;) {
+                        long now = now_ms(), wait = deadline - now;
+                        if (wait <= 0)
+                                return -ENOENT;
+                        if (volume && next_volume - now < wait)
+                                wait = next_volume > now ? next_volume - now : 0;
+                        if (!proc && wait > BDI_WAIT_STEP_MS)
+                                wait = BDI_WAIT_STEP_MS;
+                        struct pollfd pfd = { .fd = fd, .events = POLLPRI };
+                        int n = poll(&pfd, 1, (int)wait);
+                        if (n < 0 && errno != EINTR)
+                                return -errno;
+                        if (volume && now_ms() >= next_volume) {
+                                if (!volume_listed(p, dev, &a))
+                                        return -EMEDIUMTYPE;
+                                next_volume = now_ms() + BDI_VOLUME_RECHECK_MS;
+                        }
+                        changed = n > 0 || !proc;
+                }
+        }
+}
+
 int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_owner *ret)
 {
         struct bdi_owner o = { .kind = BDI_NOT_NFS };
+        _cleanup_free_ char *volumes = NULL;
         long start = now_ms(), waited;
-        int r = wait_mount_line(p, dev, start, &o.mount);
+        /* every NFS superblock of this network namespace is in nfsfs before its bdi exists:
+         * a device it does not list costs no look at the mount table (a flood of FUSE
+         * superblocks costs one read of a file of NFS volumes each) */
+        bool have_volumes = read_nfsfs(p, "volumes", &volumes) == 0;
+        bool listed = have_volumes && nfsfs_volume_find(volumes, dev, &o.volume_addr) == 0;
+        int r = have_volumes && !listed ? -EMEDIUMTYPE : wait_mount_line(p, dev, start, false,
+                                                                         &o.looks, &o.mount);
 
         if (r == -ENOMEM)
                 return r;
         if (r == 0)
                 o.kind = BDI_NFS_MOUNT;
-        if (r == 0 || r == -EMEDIUMTYPE)
-                goto done;
         /* no line yet: only a volume of this network namespace is worth waiting for */
-        if (!volume_listed(p, dev, &o.volume_addr))
-                goto done;
+        if (r == 0 || r == -EMEDIUMTYPE || !listed) {
+                o.lookup_ms = now_ms() - start;
+                *ret = o;
+                return 0;
+        }
         waited = now_ms();
         o.lookup_ms = waited - start;
-        for (;;) {
-                long deadline = waited + wait_ms, slice = now_ms() + BDI_VOLUME_RECHECK_MS;
-                r = wait_mount_line(p, dev, slice < deadline ? slice : deadline, &o.mount);
-                if (r != -ENOENT || now_ms() >= deadline)
-                        break;
-                /* gone: NFSv4's short-lived superblock of the server's root, which is never
-                 * mounted here; nothing to wait for, nothing to set */
-                if (!volume_listed(p, dev, &o.volume_addr)) {
-                        r = -EMEDIUMTYPE;
-                        break;
-                }
-        }
+        r = wait_mount_line(p, dev, waited + wait_ms, true, &o.looks, &o.mount);
         if (r == -ENOMEM)
                 return r;
         o.kind = r == 0 ? BDI_NFS_MOUNT : r == -EMEDIUMTYPE ? BDI_NOT_NFS : BDI_NFS_VOLUME;
         o.waited_ms = now_ms() - waited;
         /* a zero wait still says "waited" */
         o.waited_ms += !o.waited_ms;
-        *ret = o;
-        return 0;
-done:
-        o.lookup_ms = now_ms() - start;
         *ret = o;
         return 0;
 }

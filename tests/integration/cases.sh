@@ -542,9 +542,30 @@ tc_udev_bdi_line_absent() {
     status_is 1; [ -z "$STDOUT" ] || fail "printed '$STDOUT' for a volume that went away"; out_quiet
     [ "$ms" -lt 700 ] || fail "took $ms ms for a volume gone after 200 ms"
     # a line that is there: no wait
+    printf 'NV SERVER   PORT DEV          FSID                              FSC\nv4 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
     echo "60 21 0:60 / /mnt/late rw,relatime - nfs 10.99.0.1:/e rw,$V3NEW" > "$T/mountinfo"
     run --udev-bdi 0:60 -v
     out_has "mountinfo line there at once"
+}
+tc_udev_bdi_wait_costs_nothing() {
+    # the real /proc/self/mountinfo wakes a poller only when a mount is made or gone in this
+    # namespace: the 1 s wait for a line that never comes reads the table once, not every 20 ms
+    printf 'NV SERVER   PORT DEV          FSID                              FSC\nv4 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
+    conf '[global]' 'read_ahead_kb = 1024'
+    NFS_TUNED_MOUNTINFO=/proc/self/mountinfo run --udev-bdi 0:60 -v
+    status_is 0; out_has "only nfsfs volumes lists it after waiting"
+    looks=$(sed -n 's/.*(\([0-9]*\) looks\{0,1\} at the mount table).*/\1/p' "$T/err")
+    [ -n "$looks" ] && [ "$looks" -le 5 ] || fail "read the mount table '$looks' times in a 1 s wait"
+}
+tc_udev_bdi_flood_bound() {
+    # a device nfsfs does not list is no NFS superblock of this network namespace: the mount
+    # table is not even opened (2,000 FUSE mounts made at once are 2,000 events, each of which
+    # read every line of it); here the table is a FIFO that would block the reader
+    printf 'NV SERVER   PORT DEV          FSID                              FSC\nv3 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
+    rm "$T/mountinfo"; mkfifo "$T/mountinfo"
+    conf '[global]' 'read_ahead_kb = 15360'
+    timeout 10 "$HELPER" --udev-bdi 0:70 > "$T/out" 2> "$T/err"; took $?
+    status_is 1; out_quiet
 }
 tc_udev_bdi_not_nfs() {
     echo "70 21 0:70 / /mnt/fuse rw,relatime - fuse.sshfs u@h:/ rw,user_id=0,group_id=0" > "$T/mountinfo"
@@ -759,6 +780,16 @@ tc_config_problems_capped() {
     out_has "warning: 350 more configuration problems not shown; fix them: mount.nfs-tuned --check-config"
     run --check-config
     status_is 1; value_is "lines" "$(wc -l < "$T/err")" 51; out_has "350 more problems not shown (the first 50 are)"
+}
+tc_udev_bdi_root_only() {
+    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+    unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+    # through the setuid binary any user could put lines in syslog as root's
+    mkdir -p "$T/suid" "$T/etc" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+    as_nobody_setuid --udev-bdi 0:60 -v
+    status_is 1; out_has "--udev-bdi is for udev (run as root), not uid 65534"
+    as_nobody_setuid --root --udev-bdi 0:9999 -v
+    status_is 1; out_lacks "is for udev"
 }
 tc_no_fd_leak() {
     # mount.nfs inherits what the caller gave, nothing of the helper's own
