@@ -12,6 +12,7 @@
 #include "core/nfsfs.h"
 #include "shared/array.h"
 #include "shared/macro.h"
+#include "sys/chase.h"
 #include "sys/fileio.h"
 #include "sys/sunrpc.h"
 
@@ -255,13 +256,22 @@ int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret)
 
 int fstab_options(const struct paths *p, const char *target, char **ret)
 {
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table_from_file(p->fstab);
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
+        /* the admin's word on a user's mount: reached as root must reach it (sys/chase.c) */
+        int fd = chase_at(AT_FDCWD, p->rootfd, p->fstab, CHASE_TRUSTED, O_RDONLY | O_NONBLOCK,
+                          NULL);
+        _cleanup_(fclosep) FILE *f = fd < 0 ? NULL : fdopen(fd, "re");
         struct libmnt_fs *fs;
         const char *o;
 
         *ret = NULL;
         if (!t)
-                return 0; /* no fstab: no entry */
+                return -ENOMEM;
+        if (fd >= 0 && !f)
+                close(fd);
+        /* none, or not to be trusted: no entry, so the configuration decides */
+        if (!f || mnt_table_parse_stream(t, f, p->fstab) < 0)
+                return 0;
         fs = mnt_table_find_target(t, target, MNT_ITER_BACKWARD);
         if (!fs || !(o = mnt_fs_get_options(fs)))
                 return 0;

@@ -781,6 +781,19 @@ tc_config_problems_capped() {
     run --check-config
     status_is 1; value_is "lines" "$(wc -l < "$T/err")" 51; out_has "350 more problems not shown (the first 50 are)"
 }
+tc_setuid_fstab_through_users_dir() {
+    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+    unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+    # a user's run takes helper keys from its fstab entry: an fstab reached through a directory
+    # that user owns is theirs to write, so it gives none
+    mkdir -p "$T/suid" "$T/etc" "$T/vendor" "$T/u"; chmod 755 "$T" "$T/etc" "$T/vendor"
+    echo "10.99.0.1:/e /mnt nfs user,noauto,read_ahead_kb=4321 0 0" > "$T/etc/fstab"
+    as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3,read_ahead_kb=4321
+    status_is 0; out_lacks "not used"
+    mv "$T/etc/fstab" "$T/u/fstab"; chown -R 65534:65534 "$T/u"; ln -s "$T/u/fstab" "$T/etc/fstab"
+    as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3,read_ahead_kb=4321
+    status_is 0; out_has "read_ahead_kb=4321 on the command line not used"
+}
 tc_udev_bdi_root_only() {
     [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
     unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
