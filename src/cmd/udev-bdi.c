@@ -138,7 +138,10 @@ int cmd_udev_bdi(const struct cmd_env *env)
         }
         if (o.kind == BDI_NOT_NFS)
                 return UDEV_NO_CHANGE;
-        if (!o.waited_ms)
+        if (o.elsewhere)
+                log_info("bdi %u:%u: mounted in another mount namespace (%u mount tables read): "
+                         "no wait", major(dev), minor(dev), o.looks);
+        else if (!o.waited_ms)
                 log_info("bdi %u:%u: mountinfo line there at once (lookup %ld ms)", major(dev),
                          minor(dev), o.lookup_ms);
         else

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,12 @@ static inline void freep(void *p)
                 *(pp) = NULL;                      \
                 _tmp_;                             \
         })
+
+static inline void closedirp(DIR **d)
+{
+        if (*d)
+                closedir(*d);
+}
 
 static inline void closep(int *fd)
 {

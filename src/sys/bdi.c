@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "sys/bdi.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -206,6 +208,49 @@ static int wait_mount_line(const struct paths *p, dev_t dev, long deadline, bool
         }
 }
 
+/* At most this many other mount namespaces are looked at for a superblock. */
+#define BDI_NAMESPACES_MAX 64
+
+/* The mount namespace of process `pid` ("self" too), as the inode of its ns/mnt. */
+static ino_t mount_ns(const struct paths *p, const char *pid)
+{
+        char path[PATH_MAX];
+        struct stat st;
+
+        snprintf(path, sizeof(path), "%s/%s/ns/mnt", p->proc, pid);
+        return stat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+/* A process of another mount namespace has `dev` in its mount table: the kernel says the
+ * superblock was mounted there, so its line will not come here. */
+static bool mounted_elsewhere(const struct paths *p, dev_t dev, unsigned *looks)
+{
+        _cleanup_(closedirp) DIR *d = opendir(p->proc);
+        ino_t seen[BDI_NAMESPACES_MAX + 1] = { mount_ns(p, "self") };
+        size_t n = 1;
+        struct dirent *de;
+
+        while (d && n <= BDI_NAMESPACES_MAX && (de = readdir(d))) {
+                ino_t ns = de->d_name[0] >= '1' && de->d_name[0] <= '9' ? mount_ns(p, de->d_name) : 0;
+                bool known = !ns;
+                for (size_t i = 0; i < n && !known; i++)
+                        known = seen[i] == ns;
+                if (known)
+                        continue;
+                seen[n++] = ns;
+                char path[PATH_MAX];
+                snprintf(path, sizeof(path), "%s/%s/mountinfo", p->proc, de->d_name);
+                _cleanup_(closep) int fd = open(path, O_RDONLY | O_CLOEXEC);
+                struct nfs_mount m = { 0 };
+                ++*looks;
+                if (fd >= 0 && find_mount_by_dev(p, fd, dev, &m) == 0) {
+                        nfs_mount_done(&m);
+                        return true;
+                }
+        }
+        return false;
+}
+
 int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_owner *ret)
 {
         struct bdi_owner o = { .kind = BDI_NOT_NFS };
@@ -231,6 +276,13 @@ int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_own
         }
         waited = now_ms();
         o.lookup_ms = waited - start;
+        /* mounted in another mount namespace (a container): no wait, the volume decides */
+        if (mounted_elsewhere(p, dev, &o.looks)) {
+                o.kind = BDI_NFS_VOLUME;
+                o.elsewhere = true;
+                *ret = o;
+                return 0;
+        }
         r = wait_mount_line(p, dev, waited + wait_ms, true, &o.looks, &o.mount);
         if (r == -ENOMEM)
                 return r;

@@ -39,7 +39,8 @@ struct bdi_owner {
         struct nfs_addr volume_addr;   /* BDI_NFS_VOLUME: the server of the volume line */
         long lookup_ms;                /* the first look at the mount table */
         long waited_ms;                /* then the wait for a late line; 0: none */
-        unsigned looks;                /* how often the mount table was read */
+        unsigned looks;                /* how often a mount table was read */
+        bool elsewhere;                /* another mount namespace's table lists it: no wait */
 };
 
 /*

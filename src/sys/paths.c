@@ -33,6 +33,7 @@ void paths_init(struct paths *p)
                 .vendor_config = override("NFS_TUNED_VENDOR_CONFIG", VENDOR_CONFIG_DIR),
                 .mountinfo = override("NFS_TUNED_MOUNTINFO", "/proc/self/mountinfo"),
                 .nfsfs = override("NFS_TUNED_NFSFS", "/proc/fs/nfsfs"),
+                .proc = override("NFS_TUNED_PROC", "/proc"),
                 .sysfs = override("NFS_TUNED_SYSFS", "/sys"),
                 .rundir = override("NFS_TUNED_RUNDIR", RUN_DIR),
                 .udev_control = override("NFS_TUNED_UDEV_CONTROL", "/run/udev/control"),

@@ -10,6 +10,7 @@ struct paths {
         const char *vendor_config; /* the vendor's drop-ins, read first */
         const char *mountinfo;
         const char *nfsfs;         /* directory with servers, volumes */
+        const char *proc;          /* the processes' mount tables (udev mode) */
         const char *sysfs;
         const char *rundir;        /* lock files; mount records in <rundir>/mounts */
         const char *udev_control;  /* udev is running when it exists */

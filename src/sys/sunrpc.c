@@ -14,12 +14,6 @@
 #include "shared/array.h"
 #include "shared/macro.h"
 
-static inline void closedirp(DIR **d)
-{
-        if (*d)
-                closedir(*d);
-}
-
 /* A small sysfs attribute, NUL-terminated; -errno. */
 static int read_attr(const struct paths *p, const char *path, char *buf, size_t size)
 {

@@ -567,6 +567,23 @@ tc_udev_bdi_flood_bound() {
     timeout 10 "$HELPER" --udev-bdi 0:70 > "$T/out" 2> "$T/err"; took $?
     status_is 1; out_quiet
 }
+tc_udev_bdi_other_namespace_no_wait() {
+    # the kernel already shows the superblock in another mount namespace's table (a
+    # container's): its line will never come here, so no wait; the volume's address decides
+    printf 'NV SERVER   PORT DEV          FSID                              FSC\nv4 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
+    mkdir -p "$T/proc/self/ns" "$T/proc/4242/ns" "$T/proc/4243/ns" "$T/sys/class/bdi/0:60"
+    echo self > "$T/proc/self/ns/mnt"; echo other > "$T/proc/4242/ns/mnt"; echo third > "$T/proc/4243/ns/mnt"
+    : > "$T/proc/4242/mountinfo"
+    echo "60 21 0:60 / /srv/c rw,relatime - nfs4 10.99.0.1:/e rw,vers=4.1,rsize=1048576,wsize=1048576,proto=tcp,addr=10.99.0.1" > "$T/proc/4243/mountinfo"
+    echo 128 > "$T/sys/class/bdi/0:60/read_ahead_kb"
+    conf '[server "10.99.0.0/24"]' 'read_ahead_kb = 15360'
+    start=$(date +%s%N)
+    run --udev-bdi 0:60 -v
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    status_is 0; [ "$STDOUT" = 15360 ] || fail "printed '$STDOUT', expected 15360"
+    out_has "bdi 0:60: mounted in another mount namespace ("; out_has "mount tables read): no wait"
+    [ "$ms" -lt 700 ] || fail "took $ms ms: waited for a line that cannot come"
+}
 tc_udev_bdi_not_nfs() {
     echo "70 21 0:70 / /mnt/fuse rw,relatime - fuse.sshfs u@h:/ rw,user_id=0,group_id=0" > "$T/mountinfo"
     echo "71 21 0:71 / /mnt/lu rw,relatime - lustre 10.99.0.1@tcp:/fs rw,addr=10.99.0.1" >> "$T/mountinfo"
@@ -981,13 +998,13 @@ esac
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-it.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run" "$T/stub" "$T/mnt/b" "$T/bin"
+mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run" "$T/stub" "$T/mnt/b" "$T/bin" "$T/proc"
 : > "$T/mountinfo"
 : > "$T/conf"
 chmod 644 "$T/conf"
 export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_VENDOR_CONFIG=$T/vendor NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
        NFS_TUNED_SYSFS=$T/sys NFS_TUNED_RUNDIR=$T/run NFS_TUNED_UDEV_CONTROL=$T/no-udev \
-       NFS_TUNED_MOUNT_NFS=$STUB STUB_DIR=$T/stub
+       NFS_TUNED_MOUNT_NFS=$STUB STUB_DIR=$T/stub NFS_TUNED_PROC=$T/proc
 unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS
 DIR=$T/mnt/b
 STDOUT=
