@@ -32,8 +32,10 @@ static int load_one(const char *path, bool check_owner, struct config *c)
         if (r == -EFBIG)
                 return config_add_error(c, "%s: not used: larger than %d bytes", path,
                                         CONFIG_FILE_MAX);
-        if (r < 0)
+        if (r < 0) {
+                c->nunread++;
                 return config_add_error(c, "%s: cannot be read: %s", path, strerror(-r));
+        }
         if (memchr(text, '\0', len))
                 return config_add_error(c, "%s: not used: contains a NUL byte (not a text file)",
                                         path);
@@ -90,6 +92,10 @@ static int read_dropins(const char *dir, bool check_owner, struct config *c, str
         int r;
 
         *ret = (struct dropins){ .dir = dir };
+        if (!d && errno != ENOENT && errno != ENOTDIR) {
+                c->nunread++;
+                return config_add_error(c, "%s: cannot be read: %s", dir, strerror(errno));
+        }
         if (!d)
                 return 0;
         if (check_owner && fstat(dirfd(d), &st) == 0 &&

@@ -13,17 +13,23 @@ V41="vers=4.1,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,re
 V3="vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,retrans=2,mountaddr=10.99.0.1,local_lock=none"
 
 # mount ID DEV TARGET FSTYPE SOURCE OPTS: a mountinfo line, its bdi (read_ahead_kb 128) and
-# its mountstats entry with N transports (XPRTS, default the nconnect= of OPTS, else 1)
+# its mountstats entry with N transports (XPRTS, default the nconnect= of OPTS, else 1), each
+# as the kernel writes a tcp one: local port 700+ID*16+N, SENDS requests sent (default 0)
 mount() {
-    local id=$1 dev=$2 target=$3 type=$4 src=$5 opts=$6 n
+    local id=$1 dev=$2 target=$3 type=$4 src=$5 opts=$6 n i
     echo "$id 21 $dev / $target rw,relatime shared:$id - $type $src rw,$opts" >> "$T/mountinfo"
     mkdir -p "$T/sys/class/bdi/$dev"
     echo 128 > "$T/sys/class/bdi/$dev/read_ahead_kb"
     n=${XPRTS:-$(printf '%s\n' "$opts" | sed -n 's/.*nconnect=\([0-9]*\).*/\1/p')}
     echo "device $src mounted on $target with fstype $type statvers=1.1" >> "$T/mountstats"
     printf '\topts:\trw\n' >> "$T/mountstats"
-    for _ in $(seq "${n:-1}"); do printf '\txprt:\ttcp 0 1 2 0 3\n' >> "$T/mountstats"; done
+    for i in $(seq "${n:-1}"); do
+        xprt_line $((700 + id * 16 + i)) "${SENDS:-0}" >> "$T/mountstats"
+    done
 }
+# xprt_line SRCPORT SENDS: srcport bind connect connect_time idle sends recvs bad_xids req_u
+# bklog_u max_slots sending_u pending_u
+xprt_line() { printf '\txprt:\ttcp %s 1 1 0 0 %s %s 0 %s 0 65 0 0\n' "$1" "$2" "$2" "$2"; }
 ra() { echo "$2" > "$T/sys/class/bdi/$1/read_ahead_kb"; }
 # record NAME KEY=VALUE...: the helper's mount record
 record() {
@@ -39,6 +45,10 @@ run() {
     OUT=$(cat "$T/out")
     ERR=$(cat "$T/err")
 }
+# the assertions on standard error (findings, hidden clients, what could not be read)
+err_has() { local o=$OUT r; OUT=$ERR; out_has "$@"; r=$?; OUT=$o; return $r; }
+err_lacks() { local o=$OUT r; OUT=$ERR; out_lacks "$@"; r=$?; OUT=$o; return $r; }
+err_matches() { local o=$OUT r; OUT=$ERR; out_matches "$@"; r=$?; OUT=$o; return $r; }
 on_fail() { echo "FAIL [$CASE]: $*"; echo "  rc=$RC"; echo "  stdout: $OUT" | head -c 3000; echo "  stderr: $ERR"; }
 # the JSON output parses, and a Python expression over it (j) is true
 json_true() {
@@ -64,7 +74,7 @@ st_inherited_from_record() {
         nconnect_from=cmdline dev=0:54
     run
     status_is 1 "a finding"
-    out_has "warning: [nconnect-inherited] /mnt/b asked for nconnect=8 (as the helper recorded when it mounted it) but has 4: it shares the NFS client of 10.99.0.1 (NFSv4.1) that /mnt/a set up first"
+    err_has "warning: [nconnect-inherited] /mnt/b asked for nconnect=8 (as the helper recorded when it mounted it) but has 4: it shares the NFS client of 10.99.0.1 (NFSv4.1) that /mnt/a set up first"
     out_matches '^/mnt/b .* 8 +4 +4 +128 +nconnect-inherited$'
 }
 st_inherited_lower_from_fstab() {
@@ -74,7 +84,7 @@ st_inherited_lower_from_fstab() {
     fstab "10.99.0.1:/export/b /mnt/b nfs vers=4.1,nconnect=1,noauto 0 0"
     run -o target,req,req-from,nconnect,findings,client
     status_is 1
-    out_has "[nconnect-inherited] /mnt/b asked for nconnect=1 (in fstab) but has 8"
+    err_has "[nconnect-inherited] /mnt/b asked for nconnect=1 (in fstab) but has 8"
     out_matches '^/mnt/b +1 +fstab +8 +nconnect-inherited +10\.99\.0\.1:2049/tcp/4\.1$'
 }
 st_stale_record_not_used() {
@@ -92,8 +102,8 @@ st_krb5_on_multi_connection_client() {
     mount 41 0:54 /mnt/k nfs4 10.99.0.1:/export/k "$V41,nconnect=4,sec=krb5p,addr=10.99.0.1"
     run
     status_is 1
-    out_has "[krb5-multi-connection] /mnt/k uses sec=krb5p over 4 connections (its NFS client was set up by /mnt/a with nconnect=4)"
-    out_lacks "/mnt/a uses"
+    err_has "[krb5-multi-connection] /mnt/k uses sec=krb5p over 4 connections (its NFS client was set up by /mnt/a with nconnect=4)"
+    err_lacks "/mnt/a uses"
 }
 st_hidden_client_listed() {
     mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
@@ -101,8 +111,8 @@ st_hidden_client_listed() {
         "v4 0a630003  801   1 10.99.0.3" > "$T/nfsfs/servers"
     run
     status_is 0 "a hidden client is a fact, not a finding"
-    out_has "NFS clients that no mount here shows (other mount namespaces):"
-    out_matches '^10\.99\.0\.3 +2049 +tcp +4\.x *$'
+    err_has "NFS clients that no mount here shows (other mount namespaces):"
+    err_matches '^10\.99\.0\.3 +2049 +tcp +4\.x *$'
     out_no_match '^10\.99\.0\.1 +2049'
     run --json
     json_true 'j["clients"] == [{"server": "10.99.0.3", "port": 2049, "proto": "tcp", "vers": "4.x", "xprts": None}]'
@@ -113,7 +123,7 @@ st_read_ahead_lost() {
     run -o target,ra-kb,ra-want-kb,findings
     status_is 1
     out_matches '^/mnt/a +128 +15360 +read-ahead-lost$'
-    out_has "[read-ahead-lost] /mnt/a: read_ahead_kb of bdi 0:53 is 128 (the kernel's default), the config asks 15360"
+    err_has "[read-ahead-lost] /mnt/a: read_ahead_kb of bdi 0:53 is 128 (the kernel's default), the config asks 15360"
     # set as asked: nothing (the kernel keeps whole pages)
     ra 0:53 15360
     run
@@ -126,7 +136,7 @@ st_read_ahead_overwritten() {
     ra 0:53 4096
     run
     status_is 1
-    out_has "[read-ahead-overwritten] /mnt/a: read_ahead_kb of bdi 0:53 is 4096, not the 15360 the helper set when it mounted it"
+    err_has "[read-ahead-overwritten] /mnt/a: read_ahead_kb of bdi 0:53 is 4096, not the 15360 the helper set when it mounted it"
 }
 st_read_ahead_shared_superblock_once() {
     conf 'read_ahead_kb = 15360'
@@ -134,7 +144,7 @@ st_read_ahead_shared_superblock_once() {
     mount 41 0:53 /mnt/a2 nfs 10.99.0.1:/export/a "$V3,sec=sys,addr=10.99.0.1"
     run
     status_is 1
-    value_is "read-ahead findings" "$(grep -c read-ahead-lost "$T/out")" 2 "one line in the table, one finding"
+    value_is "read-ahead findings" "$(cat "$T/out" "$T/err" | grep -c read-ahead-lost)" 2 "one line in the table, one finding"
 }
 st_config_changed_since_mount() {
     conf '[server "10.99.0.1"]' 'nconnect = 8'
@@ -143,11 +153,11 @@ st_config_changed_since_mount() {
         dev=0:53
     run
     status_is 1
-    out_has "[config-mismatch] /mnt/a was mounted when the config gave it nconnect=4, and it now gives 8"
+    err_has "[config-mismatch] /mnt/a was mounted when the config gave it nconnect=4, and it now gives 8"
     # without a record: the mount never got the config's value
     rm "$T/run/mounts/mnt-a"
     run
-    out_has "[config-mismatch] the config gives /mnt/a nconnect=8 but it has 4"
+    err_has "[config-mismatch] the config gives /mnt/a nconnect=8 but it has 4"
 }
 st_fstab_will_fight() {
     fstab "10.99.0.1:/export/x /mnt/x nfs vers=4.1,nconnect=2 0 0" \
@@ -157,16 +167,16 @@ st_fstab_will_fight() {
           "10.99.0.1:/export/v /mnt/v nfs-tuned _netdev,vers=3,nconnect=4 0 0"
     run
     status_is 1
-    out_has "[fstab-nconnect-conflict] fstab: /mnt/y (entry 2, nconnect=8) and /mnt/x (entry 1, nconnect=2) will share one NFS client (10.99.0.1 port 2049, tcp, NFSv4.1)"
-    out_has "so /mnt/x wins and /mnt/y gets 2"
-    out_has "[fstab-krb5-nconnect] fstab: /mnt/z (entry 3, sec=krb5) will share one NFS client with /mnt/y (entry 2, nconnect=8)"
-    out_has "[fstab-nconnect-conflict] fstab: /mnt/v (entry 5, nconnect=4) and /mnt/w (entry 4, nconnect=16)" "the helper's own fstab type"
-    out_lacks "/mnt/w (entry 4, nconnect=16) and" "NFSv3 is another client"
-    out_lacks "/mnt/z (entry 3, nconnect" "an entry that asks nothing takes what it gets"
+    err_has "[fstab-nconnect-conflict] fstab: /mnt/y (entry 2, nconnect=8) and /mnt/x (entry 1, nconnect=2) will share one NFS client (10.99.0.1 port 2049, tcp, NFSv4.1)"
+    err_has "so /mnt/x wins and /mnt/y gets 2"
+    err_has "[fstab-krb5-nconnect] fstab: /mnt/z (entry 3, sec=krb5) will share one NFS client with /mnt/y (entry 2, nconnect=8)"
+    err_has "[fstab-nconnect-conflict] fstab: /mnt/v (entry 5, nconnect=4) and /mnt/w (entry 4, nconnect=16)" "the helper's own fstab type"
+    err_lacks "/mnt/w (entry 4, nconnect=16) and" "NFSv3 is another client"
+    err_lacks "/mnt/z (entry 3, nconnect" "an entry that asks nothing takes what it gets"
     # refuse: the loser will not mount
     conf 'nconnect_policy = refuse'
     run
-    out_has "(nconnect_policy=refuse: the one that loses fails to mount)"
+    err_has "(nconnect_policy=refuse: the one that loses fails to mount)"
 }
 st_udev_rules() {
     mkdir -p "$T/udev/etc" "$T/udev/lib"
@@ -180,10 +190,10 @@ st_udev_rules() {
     ln -s /dev/null "$T/udev/etc/99-zz-nfs-tuned.rules"
     run
     status_is 1
-    out_has "[udev-rule-shadowed] $T/udev/etc/99-nfs.rules shadows nfs-utils' $T/udev/lib/99-nfs.rules"
-    out_has "[udev-rule-overrides] $T/udev/etc/99-zzz-tuning.rules writes read_ahead_kb and sorts after nfs-tuned's 99-zz-nfs-tuned.rules"
-    out_has "[udev-rule-shadowed] $T/udev/etc/99-zz-nfs-tuned.rules masks nfs-tuned's rule $T/udev/lib/99-zz-nfs-tuned.rules"
-    out_lacks "60-early.rules"
+    err_has "[udev-rule-shadowed] $T/udev/etc/99-nfs.rules shadows nfs-utils' $T/udev/lib/99-nfs.rules"
+    err_has "[udev-rule-overrides] $T/udev/etc/99-zzz-tuning.rules writes read_ahead_kb and sorts after nfs-tuned's 99-zz-nfs-tuned.rules"
+    err_has "[udev-rule-shadowed] $T/udev/etc/99-zz-nfs-tuned.rules masks nfs-tuned's rule $T/udev/lib/99-zz-nfs-tuned.rules"
+    err_lacks "60-early.rules"
 }
 st_nfsmount_conf() {
     printf '%s\n' '# mount.nfs defaults' '[ NFSMount_Global_Options ]' 'retrans=3' 'hard=True' > "$T/nfsmount.conf"
@@ -192,13 +202,13 @@ st_nfsmount_conf() {
     printf '%s\n' '[ NFSMount_Global_Options ]' 'Defaultvers=4.2' > "$T/nfsmount.conf"
     run
     status_is 1 "the version a negotiated mount lands on"
-    out_has "[ NFSMount_Global_Options ] sets Defaultvers=4.2 for every NFS mount"
+    err_has "[ NFSMount_Global_Options ] sets Defaultvers=4.2 for every NFS mount"
     rm "$T/nfsmount.conf"
     mkdir -p "$T/nfsmount.conf.d"
     printf '%s\n' '[ Server "filer" ]' 'nconnect=8' > "$T/nfsmount.conf.d/10-filer.conf"
     run
     status_is 1
-    out_has "[nfsmount-conf-server] $T/nfsmount.conf.d/10-filer.conf:1: [ Server \"filer\" ] sets nconnect=8: mount.nfs adds them after the helper decided"
+    err_has "[nfsmount-conf-server] $T/nfsmount.conf.d/10-filer.conf:1: [ Server \"filer\" ] sets nconnect=8: mount.nfs adds them after the helper decided"
 }
 st_json_typed() {
     conf 'read_ahead_kb = 15360'
@@ -206,11 +216,12 @@ st_json_typed() {
     ra 0:53 15360
     run --json -o target,server,port,nconnect,xprts,ra-kb,ra-want-kb,req,findings
     status_is 0
-    json_true 'j["mounts"] == [{"target": "/mnt/a", "server": "10.99.0.1", "port": 2049, "nconnect": 4, "xprts": 4, "ra-kb": 15360, "ra-want-kb": 15360, "req": None, "findings": None}]'
+    json_true 'j["mounts"] == [{"target": "/mnt/a", "server": "10.99.0.1", "port": 2049, "nconnect": 4, "xprts": 4, "ra-kb": 15360, "ra-want-kb": 15360, "req": None, "findings": []}]'
     json_true 'j["findings"] == [] and j["clients"] == []'
     ra 0:53 128
     run -J
     status_is 1
+    json_true 'j["mounts"][0]["findings"] == ["read-ahead-lost"]'
     json_true 'j["findings"][0]["code"] == "read-ahead-lost" and j["findings"][0]["target"] == "/mnt/a" and j["findings"][0]["severity"] == "warning"'
 }
 st_raw_and_noheadings() {
@@ -233,12 +244,10 @@ st_prometheus_file() {
     P=$(cat "$T/textfile/nfs-tuned.prom")
     value_is "files left" "$(ls "$T/textfile")" nfs-tuned.prom "no temporary file stays"
     OUT=$P
-    out_has 'nfs_tuned_mount_info{target="/mnt/a",source="filer:/export/a",server="10.99.0.1",port="2049",proto="tcp",vers="4.1",sec="sys",set_by="/mnt/a",record="current"} 1'
-    out_has 'nfs_tuned_mount_read_ahead_bytes{target="/mnt/a"} 15728640' "bytes, not KiB"
-    out_has 'nfs_tuned_mount_nconnect_requested{target="/mnt/a"} 4'
-    out_lacks 'nfs_tuned_mount_nconnect_requested{target="/mnt/q' "not known: no series"
-    out_has 'nfs_tuned_mount_transports{target="/mnt/q\"uote"} 4'
-    out_has 'nfs_tuned_findings{code="krb5-multi-connection",target="/mnt/q\"uote"} 1'
+    out_has 'nfs_tuned_mount_info{mountpoint="/mnt/a",export="filer:/export/a",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="sys",set_by="/mnt/a",record="current",nconnect_requested="4",read_ahead_bytes="15728640",read_ahead_wanted_bytes="15728640"} 1'
+    out_has 'nfs_tuned_mount_info{mountpoint="/mnt/q\"uote",export="10.99.0.1:/export/b",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="krb5p",set_by="/mnt/a",record="none",nconnect_requested="",read_ahead_bytes="131072",' "not known: empty"
+    out_has 'nfs_tuned_client_transports{mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1"} 4'
+    out_has 'nfs_tuned_findings{code="krb5-multi-connection",mountpoint="/mnt/q\"uote"} 1'
     out_has 'nfs_tuned_status_success 1'
     # an unwritable directory: exit 2, the old file stays
     run --prometheus "$T/no-such-dir/x.prom"
@@ -262,7 +271,7 @@ st_promtool_accepts() {
     fstab "10.99.0.1:/export/x /mnt/x nfs vers=4.1,nconnect=2 0 0" "10.99.0.1:/export/y /mnt/y nfs vers=4.1,nconnect=8 0 0"
     run --prometheus "$T/out.prom"
     status_is 1
-    OUT=$(cat "$T/out.prom"); out_has 'nfs_tuned_findings{code="fstab-nconnect-conflict",target="/mnt/y"} 1'
+    OUT=$(cat "$T/out.prom"); out_has 'nfs_tuned_findings{code="fstab-nconnect-conflict",mountpoint="/mnt/y"} 1'
     OUT=$(promtool check metrics < "$T/out.prom" 2>&1); RC=$?
     status_is 0 "promtool check metrics"
 }
@@ -277,7 +286,7 @@ st_errors() {
 st_config_error_is_a_finding() {
     conf '[global]' 'nconnect = 99'
     run
-    status_is 1; out_has "[config-error] $T/conf:2"
+    status_is 1; err_has "[config-error] $T/conf:2"
 }
 
 if [ "${1:-}" = --list ]; then
