@@ -325,22 +325,36 @@ static struct libscols_table *new_table(const struct status_opts *o, const char 
         return tb;
 }
 
+static bool is_array(int json)
+{
+        return json == SCOLS_JSON_ARRAY_NUMBER || json == SCOLS_JSON_ARRAY_STRING;
+}
+
 static int add_column(struct libscols_table *tb, const char *name, double whint, int flags,
                       int json)
 {
-        struct libscols_column *cl = scols_table_new_column(tb, name, whint, flags);
-        return cl && scols_column_set_json_type(cl, json) == 0 ? 0 : -ENOMEM;
+        bool split = is_array(json) && scols_table_is_json(tb);
+        /* libsmartcols makes a JSON array of a cell's lines when the column wraps at them */
+        struct libscols_column *cl =
+            scols_table_new_column(tb, name, whint, split ? flags | SCOLS_FL_WRAP : flags);
+
+        if (!cl || scols_column_set_json_type(cl, json) < 0 ||
+            (split && scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
+                                                scols_wrapnl_nextchunk, NULL) < 0))
+                return -ENOMEM;
+        return 0;
 }
 
 /* The cell's data; JSON gets text that came from outside escaped as the terminal sees it
- * (libsmartcols escapes the other outputs itself). */
-static int set_cell(struct libscols_line *ln, size_t i, const char *text, bool json)
+ * (libsmartcols escapes the other outputs itself); `escape` false: ours (numbers, codes, an
+ * array's newlines). */
+static int set_cell(struct libscols_line *ln, size_t i, const char *text, bool escape)
 {
         _cleanup_free_ char *safe = NULL;
 
         if (!*text)
                 return 0;
-        if (json && !(safe = escape_text(text, ESCAPE_UTF8)))
+        if (escape && !(safe = escape_text(text, ESCAPE_UTF8)))
                 return -ENOMEM;
         return scols_line_set_data(ln, i, safe ? safe : text) < 0 ? -ENOMEM : 0;
 }
@@ -358,7 +372,7 @@ static int mount_lines(struct libscols_table *tb, const struct status_opts *o,
                         return -ENOMEM;
                 for (size_t i = 0; i < n; i++) {
                         cell(ids[i], o->json, rep, &rep->mounts[j], buf, sizeof(buf));
-                        if (set_cell(ln, i, buf, o->json) < 0)
+                        if (set_cell(ln, i, buf, o->json && !is_array(cols[ids[i]].json)) < 0)
                                 return -ENOMEM;
                 }
         }
