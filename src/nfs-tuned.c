@@ -3,7 +3,7 @@
  * nfs-tuned: the administrator's command beside the mount helper (which keeps mount(8)'s
  * interface).  Not setuid: it reads only what any user may read.
  *
- *   nfs-tuned status [-o LIST] [-n] [-r] [-J] [--prometheus FILE]
+ *   nfs-tuned status [-o LIST] [-nrJPlu] [-T PATH] [-S SPEC] [--prometheus FILE] [MOUNTPOINT]
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,32 +16,49 @@
 static void usage(void)
 {
         printf(
-            "Usage: nfs-tuned status [-o LIST] [-n] [-r | -J] [--prometheus FILE]\n"
+            "Usage: nfs-tuned status [options] [MOUNTPOINT | SOURCE]\n"
             "       nfs-tuned -h | -V\n"
             "\n"
             "What every NFS mount of this host really got (nconnect asked against the NFS\n"
-            "client's, live connections, read-ahead against the configuration), the NFS\n"
-            "clients only /proc/fs/nfsfs shows, fstab entries that will fight at the next\n"
-            "boot, and host files that defeat the settings.\n"
+            "client's, live connections and their load, read-ahead against the configuration),\n"
+            "the NFS clients only /proc/fs/nfsfs shows, fstab entries that will fight at the\n"
+            "next boot, and host files that defeat the settings.  Standard output holds the\n"
+            "table (or the JSON, or the pairs) only; the findings, the hidden clients and\n"
+            "whatever could not be read go to standard error.\n"
             "\n"
-            "  -o, --output LIST    the mounts table's columns (see below)\n"
+            "  -T, --target PATH    the NFS mount that holds PATH\n"
+            "  -S, --source SPEC    the mounts of SPEC (server:/export)\n"
+            "  -o, --output LIST    the mounts table's columns (+LIST: added to the default)\n"
+            "      --output-all     every column\n"
             "  -n, --noheadings     no header line\n"
             "  -r, --raw            raw output: no alignment\n"
+            "  -l, --list           a list (the only form; findmnt's option, accepted)\n"
+            "  -P, --pairs          NAME=\"value\" pairs, one line a mount\n"
             "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...]}\n"
+            "  -u, --notruncate     never cut a column to the terminal's width\n"
             "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
             "                       (atomically; \"-\": standard output) and print nothing\n"
             "  -h, --help, -V, --version\n"
             "\n"
-            "Exit status: 0 nothing found, 1 findings, 2 an error.  See nfs-tuned(8).\n");
+            "Exit status: 0 nothing found, 1 findings, 2 an error or an input that could not\n"
+            "be read (the answer is not whole).  See nfs-tuned(8).\n");
         status_print_columns_help();
 }
 
+enum { OPT_PROMETHEUS = 0x100, OPT_OUTPUT_ALL };
+
 static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
+        { "output-all", no_argument, NULL, OPT_OUTPUT_ALL },
         { "noheadings", no_argument, NULL, 'n' },
         { "raw", no_argument, NULL, 'r' },
         { "json", no_argument, NULL, 'J' },
-        { "prometheus", required_argument, NULL, 'P' },
+        { "pairs", no_argument, NULL, 'P' },
+        { "list", no_argument, NULL, 'l' },
+        { "notruncate", no_argument, NULL, 'u' },
+        { "target", required_argument, NULL, 'T' },
+        { "source", required_argument, NULL, 'S' },
+        { "prometheus", required_argument, NULL, OPT_PROMETHEUS },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { 0 },
@@ -55,10 +72,16 @@ static int read_options(int argc, char **argv, const char *optstring, struct sta
         while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
                 switch (c) {
                 case 'o': o->columns = optarg; break;
+                case OPT_OUTPUT_ALL: o->all_columns = true; break;
                 case 'n': o->noheadings = true; break;
                 case 'r': o->raw = true; break;
                 case 'J': o->json = true; break;
-                case 'P': o->prometheus = optarg; break;
+                case 'P': o->pairs = true; break;
+                case 'l': break;
+                case 'u': o->notruncate = true; break;
+                case 'T': o->target = optarg; break;
+                case 'S': o->source = optarg; break;
+                case OPT_PROMETHEUS: o->prometheus = optarg; break;
                 case 'h': usage(); return STATUS_EX_CLEAN;
                 case 'V': printf("nfs-tuned %s\n", VERSION); return STATUS_EX_CLEAN;
                 default:
@@ -69,6 +92,23 @@ static int read_options(int argc, char **argv, const char *optstring, struct sta
         return -1;
 }
 
+#define OPTSTRING "o:nrJPluT:S:hV"
+
+/* Options that exclude each other, said; 0 when none do. */
+static int check_options(const struct status_opts *o)
+{
+        if (o->json + o->raw + o->pairs > 1) {
+                log_error("--json, --raw and --pairs exclude each other");
+                return -1;
+        }
+        if (o->prometheus && (o->mountpoint || o->target || o->source)) {
+                log_error("--prometheus writes every mount; a mount point, -T or -S does not "
+                          "apply to it");
+                return -1;
+        }
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
         struct status_opts o = { 0 };
@@ -76,7 +116,7 @@ int main(int argc, char **argv)
         int rc;
 
         log_set_name("nfs-tuned");
-        if ((rc = read_options(argc, argv, "+o:nrJhV", &o)) >= 0)
+        if ((rc = read_options(argc, argv, "+" OPTSTRING, &o)) >= 0)
                 return rc;
         if (optind >= argc || strcmp(argv[optind], "status") != 0) {
                 if (optind >= argc)
@@ -86,18 +126,19 @@ int main(int argc, char **argv)
                                   argv[optind]);
                 return STATUS_EX_ERROR;
         }
-        /* options may follow the command too: nfs-tuned status --json */
+        /* options may follow the command and its argument too: nfs-tuned status /data -J */
         optind++;
-        if ((rc = read_options(argc, argv, "o:nrJhV", &o)) >= 0)
+        if ((rc = read_options(argc, argv, OPTSTRING, &o)) >= 0)
                 return rc;
+        if (optind < argc)
+                o.mountpoint = argv[optind++];
         if (optind < argc) {
-                log_error("unexpected argument '%s'; see 'nfs-tuned -h'", argv[optind]);
+                log_error("unexpected argument '%s': one mount point or source at most; see "
+                          "'nfs-tuned -h'", argv[optind]);
                 return STATUS_EX_ERROR;
         }
-        if (o.json && o.raw) {
-                log_error("--json and --raw exclude each other");
+        if (check_options(&o) < 0)
                 return STATUS_EX_ERROR;
-        }
         paths_init(&p);
         rc = cmd_status(&o, &p);
         paths_done(&p);

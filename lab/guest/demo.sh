@@ -1,7 +1,7 @@
 #!/bin/bash
 # The lab demo (lab/demo): two exports of one server through the helper, the first with
 # nconnect=4, the second with nconnect=8 under nconnect_policy = warn, then what the
-# kernel really did.
+# kernel really did, and what `nfs-tuned status` says of the two mounts afterwards.
 . /lab/guest/lib.sh
 LAB_SCENARIO=demo
 say() { echo "demo: $*"; }
@@ -41,10 +41,27 @@ for d in "$a" "$b"; do
 	say "   $d/data: $(dd if="$d/data" of=/dev/null bs=1M 2>&1 | tail -n1)"
 done
 say
+ok=yes
 if [ "$(mi_opt "$b" nconnect)" = 4 ] && [ "$(xprts "$b")" = 4 ]; then
 	say "the second mount asked for nconnect=8 and got the first mount's 4 connections."
+else
+	ok="the kernel did not share the client as expected"
+fi
+if [ -x "$NT" ]; then
+	say
+	say "later, any user: nfs-tuned status (the finding next to the warning above; findings on"
+	say "standard error, after the table)"
+	say "\$ nfs-tuned status -o +LIVE,XPRT-SENDS"
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$NT" status -o +LIVE,XPRT-SENDS 2>&1)
+	rc=$?
+	echo "$out" | fold -s -w 100 | sed 's/^/demo:   | /'
+	say "   exit status $rc (1: findings)"
+	[ $rc = 1 ] && echo "$out" | grep -qF "[nconnect-inherited] $b asked for nconnect=8" ||
+		ok="nfs-tuned status did not report the inherited nconnect"
+fi
+if [ $ok = yes ]; then
 	report "ok demo"
 else
-	report "FAIL demo: the kernel did not share the client as expected"
+	report "FAIL demo: $ok"
 fi
 lab_cleanup >/dev/null 2>&1

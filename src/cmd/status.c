@@ -2,14 +2,18 @@
 /*
  * `nfs-tuned status`: what every NFS mount of this host really got.  This file fetches the
  * facts (sys/), has the core decide (core/status.c, core/hostcheck.c) and hands the report to
- * cmd/status-print.c.  It runs unprivileged: every file it reads is readable by anyone.
+ * cmd/status-print.c.  It runs unprivileged: every file it reads is readable by anyone, and
+ * every one it cannot read or parse is named (core/status.h: status_inputs), so that a report
+ * with a hole in it never passes for an all-clear.
  */
 #include "cmd/status.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/hostcheck.h"
@@ -22,18 +26,24 @@
 #include "sys/mounttable.h"
 #include "sys/record.h"
 #include "sys/resolve.h"
+#include "sys/sunrpc.h"
 
 struct status_ctx {
         const struct paths *p;
         struct config conf;
         struct clients clients;
         struct mountstats stats;
+        bool stats_read;
+        struct xprt_state *xstates;
+        size_t nxstates;
+        bool xstates_known;
         struct mount_record *records;   /* one per mount; .spec NULL: none */
         struct status_facts *facts;
         struct fstab_nfs *fstab;
         size_t nfstab;
         struct nfs_addr *fstab_addrs;
         struct status_report rep;
+        struct status_inputs in;
 };
 
 static void status_ctx_done(struct status_ctx *s)
@@ -43,11 +53,33 @@ static void status_ctx_done(struct status_ctx *s)
         free(s->records);
         free(s->facts);
         free(s->fstab_addrs);
+        free(s->xstates);
         fstab_nfs_free(s->fstab, s->nfstab);
         mountstats_done(&s->stats);
         clients_done(&s->clients);
         config_done(&s->conf);
         status_report_done(&s->rep);
+        status_inputs_done(&s->in);
+}
+
+/* What the read errors of one input leave out, said once per file. */
+static int add_read_errors(struct status_inputs *in, enum status_input which,
+                           const struct read_errors *e, const char *missing)
+{
+        int r = 0;
+
+        for (size_t i = 0; i < e->n && r == 0; i++) {
+                const struct read_error *x = &e->v[i];
+                if (x->line)
+                        r = status_inputs_add(in, which, "%s:%u: cannot be parsed; skipped, so %s",
+                                              x->path, x->line, missing);
+                else
+                        r = status_inputs_add(in, which, "cannot read %s: %s; %s", x->path,
+                                              x->error == -EINVAL ? "not a regular file" :
+                                                                    strerror(-x->error),
+                                              missing);
+        }
+        return r;
 }
 
 /* The options of the last fstab entry on `target`. */
@@ -59,32 +91,76 @@ static const char *fstab_options_of(const struct status_ctx *s, const char *targ
         return NULL;
 }
 
+/* The records' directory; a missing one has no record to give. */
+static int open_records(struct status_ctx *s)
+{
+        int dir = records_open_readonly(s->p);
+
+        if (dir < 0 && dir != -ENOENT && dir != -ENOMEM &&
+            status_inputs_add(&s->in, IN_RECORDS,
+                              "cannot use the records in %s/%s: %s; REQ comes from fstab only and "
+                              "read-ahead-overwritten is not checked",
+                              s->p->rundir, RECORD_SUBDIR,
+                              dir == -EPERM ? "not root's, or writable by group or others" :
+                                              strerror(-dir)) < 0)
+                return -ENOMEM;
+        return dir;
+}
+
+/* One mount's record, transports and read-ahead; what cannot be read is said. */
+static int gather_one(struct status_ctx *s, int dir, size_t i)
+{
+        const struct nfs_mount *m = &s->clients.mounts[i];
+        struct status_facts *f = &s->facts[i];
+        unsigned long ra;
+        int r = dir >= 0 ? record_read_at(dir, m->target, &s->records[i]) : -ENOENT;
+
+        if (r == 0)
+                f->record = &s->records[i];
+        else if (r != -ENOENT && status_inputs_add(&s->in, IN_RECORDS,
+                                                   "cannot read the record of %s: %s; its REQ "
+                                                   "comes from fstab only",
+                                                   m->target, strerror(-r)) < 0)
+                return -ENOMEM;
+        f->fstab_options = fstab_options_of(s, m->target);
+        f->stats = s->stats_read ? mountstats_take(&s->stats, m->target) : NULL;
+        f->offline = !f->stats || !s->xstates_known ? -1 :
+                     mountstats_offline(f->stats, &m->addr, s->xstates, s->nxstates);
+        if (s->stats_read && !f->stats &&
+            status_inputs_add(&s->in, IN_MOUNTSTATS, "%s has no entry for %s; its XPRTS and "
+                              "transports are not known", s->p->mountstats, m->target) < 0)
+                return -ENOMEM;
+        if (f->stats && f->stats->bad_xprts &&
+            status_inputs_add(&s->in, IN_MOUNTSTATS, "%s: %u xprt: line%s of %s not understood; "
+                              "not counted", s->p->mountstats, f->stats->bad_xprts,
+                              f->stats->bad_xprts == 1 ? "" : "s", m->target) < 0)
+                return -ENOMEM;
+        f->ra_now = -1;
+        if ((r = bdi_get_read_ahead(s->p, m->dev, &ra)) == 0)
+                f->ra_now = (long)ra;
+        else if (status_inputs_add(&s->in, IN_BDI, "cannot read the read-ahead of %s (bdi %u:%u "
+                                   "in %s/class/bdi): %s; its RA-KB is not known and its "
+                                   "read-ahead not checked", m->target, major(m->dev),
+                                   minor(m->dev), s->p->sysfs, strerror(-r)) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
 /* Per mount: its record, fstab entry, live transports and read-ahead now. */
 static int gather_facts(struct status_ctx *s)
 {
         size_t n = s->clients.nmounts;
-        int dir = records_open_readonly(s->p);
+        int dir, r = 0;
 
         s->records = calloc(n + 1, sizeof(*s->records));
         s->facts = calloc(n + 1, sizeof(*s->facts));
-        if (!s->records || !s->facts) {
-                if (dir >= 0)
-                        close(dir);
+        if (!s->records || !s->facts || (dir = open_records(s)) == -ENOMEM)
                 return -ENOMEM;
-        }
-        for (size_t i = 0; i < n; i++) {
-                const struct nfs_mount *m = &s->clients.mounts[i];
-                struct status_facts *f = &s->facts[i];
-                unsigned long ra;
-                if (dir >= 0 && record_read_at(dir, m->target, &s->records[i]) == 0)
-                        f->record = &s->records[i];
-                f->fstab_options = fstab_options_of(s, m->target);
-                f->xprts = mountstats_take(&s->stats, m->target);
-                f->ra_now = bdi_get_read_ahead(s->p, m->dev, &ra) == 0 ? (long)ra : -1;
-        }
+        for (size_t i = 0; i < n && r == 0; i++)
+                r = gather_one(s, dir, i);
         if (dir >= 0)
                 close(dir);
-        return 0;
+        return r;
 }
 
 /* Each fstab entry's address as mount.nfs resolves it; NULL when it does not resolve. */
@@ -112,52 +188,131 @@ static int check_host(struct status_ctx *s)
 {
         struct udev_rule_file *rules = NULL;
         struct text_file *nmc = NULL;
+        struct read_errors ue = { 0 }, ne = { 0 };
         size_t nrules = 0, nnmc = 0;
         int r;
 
-        if ((r = load_udev_rules(s->p, &rules, &nrules)) == 0)
+        if ((r = load_udev_rules(s->p, &rules, &nrules, &ue)) == 0)
                 r = status_check_udev(rules, nrules, &s->rep);
         udev_rules_free(rules, nrules);
-        if (r == 0 && (r = load_nfsmount_conf(s->p, &nmc, &nnmc)) == 0)
+        if (r == 0 && (r = load_nfsmount_conf(s->p, &nmc, &nnmc, &ne)) == 0)
                 for (size_t i = 0; i < nnmc && r == 0; i++)
                         r = status_check_nfsmount_conf(nmc[i].path, nmc[i].text, &s->rep);
         text_files_free(nmc, nnmc);
+        if (r == 0)
+                r = add_read_errors(&s->in, IN_UDEV_RULES, &ue,
+                                    "udev-rule-shadowed and udev-rule-overrides are not checked");
+        if (r == 0)
+                r = add_read_errors(&s->in, IN_NFSMOUNT_CONF, &ne,
+                                    "nfsmount-conf-server is not checked");
+        read_errors_done(&ue);
+        read_errors_done(&ne);
         return r;
 }
 
+/* A file of the config that cannot be read is a hole in the answer; a bad line is a finding
+ * (the helper skips it too). */
 static int config_findings(struct status_ctx *s)
 {
         int r = 0;
 
         for (size_t i = 0; i < s->conf.nerrors && r == 0; i++)
-                r = status_add_finding(&s->rep, SEV_WARNING, F_CONFIG_ERROR, NULL, "%s",
-                                       s->conf.errors[i]);
+                if (s->conf.nunread && strstr(s->conf.errors[i], ": cannot be read: "))
+                        r = status_inputs_add(&s->in, IN_CONFIG,
+                                              "%s; what the configuration gives (RA-WANT-KB, "
+                                              "config-mismatch, read-ahead-lost and -overwritten) "
+                                              "is not checked", s->conf.errors[i]);
+                else
+                        r = status_add_finding(&s->rep, SEV_WARNING, F_CONFIG_ERROR, NULL, "%s",
+                                               s->conf.errors[i]);
         return r;
+}
+
+/* The mount table's lines that could not be used, and options that could not be read. */
+static int mountinfo_problems(struct status_ctx *s)
+{
+        const struct clients *c = &s->clients;
+        int r = 0;
+
+        for (size_t i = 0; i < c->nproblems && r == 0; i++) {
+                const struct scan_problem *x = &c->problems[i];
+                if (x->target)
+                        r = status_inputs_add(&s->in, IN_MOUNTINFO, "%s: %s (mount ID %d): %s",
+                                              s->p->mountinfo, x->target, x->id, x->why);
+                else
+                        r = status_inputs_add(&s->in, IN_MOUNTINFO, "%s:%u: %s", s->p->mountinfo,
+                                              x->line, x->why);
+        }
+        if (r == 0 && c->nproblems_total > c->nproblems)
+                r = status_inputs_add(&s->in, IN_MOUNTINFO, "%s: %zu more lines like these",
+                                      s->p->mountinfo, c->nproblems_total - c->nproblems);
+        for (size_t i = 0; i < c->nmounts && r == 0; i++)
+                if (c->mounts[i].unreadable)
+                        r = status_inputs_add(&s->in, IN_MOUNTINFO,
+                                              "%s: %s: its super option %s= cannot be read; what "
+                                              "depends on it is not known", s->p->mountinfo,
+                                              c->mounts[i].target, c->mounts[i].unreadable);
+        return r;
+}
+
+/* The mount table, nfsfs, mountstats and the sunrpc transports: -errno when no mount is known. */
+static int load_kernel_view(struct status_ctx *s)
+{
+        struct nfsfs_status nfsfs = { 0 };
+        int r = load_clients(s->p, NULL, &s->clients, NULL, NULL, &nfsfs);
+
+        if (r < 0) {
+                log_error("cannot read the mount table %s: %s", s->p->mountinfo, strerror(-r));
+                return r;
+        }
+        if ((r = mountinfo_problems(s)) < 0)
+                return r;
+        if (nfsfs.error && (r = status_inputs_add(&s->in, IN_NFSFS, "cannot read %s/servers: %s; "
+                                                  "clients of other mount namespaces are not "
+                                                  "listed", s->p->nfsfs,
+                                                  strerror(-nfsfs.error))) < 0)
+                return r;
+        if (nfsfs.bad_lines && (r = status_inputs_add(&s->in, IN_NFSFS, "%s/servers: %d lines not "
+                                                      "understood; skipped", s->p->nfsfs,
+                                                      nfsfs.bad_lines)) < 0)
+                return r;
+        if ((r = load_mountstats(s->p, &s->stats)) == 0)
+                s->stats_read = true;
+        else if (r == -ENOMEM ||
+                 status_inputs_add(&s->in, IN_MOUNTSTATS, "cannot read %s: %s; live transports "
+                                   "(XPRTS, LIVE, XPRT-*) not known, transports-down and "
+                                   "transport-imbalance not checked", s->p->mountstats,
+                                   strerror(-r)) < 0)
+                return -ENOMEM;
+        r = s->clients.nmounts ? load_rpc_xprt_states(s->p, &s->xstates, &s->nxstates) : 0;
+        /* a kernel without the sunrpc sysfs: the xprt: lines are the live transports */
+        s->xstates_known = r == 0 || r == -ENOENT || r == -EOPNOTSUPP;
+        if (r == -ENOMEM || (!s->xstates_known &&
+                             status_inputs_add(&s->in, IN_SUNRPC, "cannot read %s/kernel/sunrpc: "
+                                               "%s; transports taken offline are not known",
+                                               s->p->sysfs, strerror(-r)) < 0))
+                return -ENOMEM;
+        return 0;
 }
 
 /* Everything read, decided and reported; -errno only for what makes the report wrong. */
 static int status_run(struct status_ctx *s)
 {
-        struct nfsfs_status nfsfs = { 0 };
+        struct read_errors fe = { 0 };
         long page = sysconf(_SC_PAGESIZE);
         int r;
 
         /* as the mount path: a root run trusts only root's files */
         if (load_config(s->p->vendor_config, s->p->config, geteuid() == 0, &s->conf) < 0)
                 return -ENOMEM;
-        r = load_clients(s->p, NULL, &s->clients, NULL, NULL, &nfsfs);
-        if (r < 0) {
-                log_error("cannot read the mount table %s: %s", s->p->mountinfo, strerror(-r));
+        if ((r = load_kernel_view(s)) < 0)
                 return r;
-        }
-        if (nfsfs.error)
-                log_warning("cannot read %s/servers: %s; clients of other mount namespaces are "
-                            "not listed", s->p->nfsfs, strerror(-nfsfs.error));
-        if ((r = load_mountstats(s->p, &s->stats)) < 0 && r != -ENOMEM)
-                log_warning("cannot read %s: %s; live connections (XPRTS) not known",
-                            s->p->mountstats, strerror(-r));
-        if (r == -ENOMEM || load_fstab_nfs(s->p, &s->fstab, &s->nfstab) < 0 ||
-            gather_facts(s) < 0 || resolve_fstab(s) < 0)
+        r = load_fstab_nfs(s->p, &s->fstab, &s->nfstab, &fe);
+        if (r == 0)
+                r = add_read_errors(&s->in, IN_FSTAB, &fe, "REQ from fstab and "
+                                    "fstab-nconnect-conflict are not checked for it");
+        read_errors_done(&fe);
+        if (r < 0 || gather_facts(s) < 0 || resolve_fstab(s) < 0)
                 return -ENOMEM;
         if (status_analyse_mounts(&s->clients, s->facts, &s->conf,
                                   page > 0 ? (unsigned long)page / 1024 : 4, &s->rep) < 0 ||
@@ -167,20 +322,33 @@ static int status_run(struct status_ctx *s)
         return 0;
 }
 
+static void say_problems(const struct status_inputs *in)
+{
+        for (size_t i = 0; i < in->n; i++)
+                log_error("%s", in->v[i].text);
+}
+
 int cmd_status(const struct status_opts *o, const struct paths *p)
 {
         struct status_ctx s = { .p = p };
+        struct status_view v = { 0 };
         int r = status_run(&s);
 
         if (r == -ENOMEM)
                 log_error("out of memory");
-        if (r < 0 && o->prometheus)
-                (void)status_write_prometheus(o->prometheus, NULL, NULL);
-        else if (o->prometheus)
-                r = status_write_prometheus(o->prometheus, &s.rep, &s.clients);
+        if (r == 0)
+                r = status_select(o, &s.rep, &v);
+        if (r < 0 && r != -ENOMEM && o->prometheus && !v.nomatch)
+                (void)status_write_prometheus(o->prometheus, NULL, NULL, &s.in);
+        else if (r == 0 && o->prometheus)
+                r = status_write_prometheus(o->prometheus, &s.rep, &s.clients, &s.in);
         else if (r == 0)
-                r = status_print(o, &s.rep, &s.clients);
-        int rc = r < 0 ? STATUS_EX_ERROR : s.rep.nfindings ? STATUS_EX_FINDINGS : STATUS_EX_CLEAN;
+                r = status_print(o, &s.rep, &v, &s.clients);
+        say_problems(&s.in);
+        int rc = r < 0 || s.in.n ? STATUS_EX_ERROR :
+                 v.nfindings     ? STATUS_EX_FINDINGS :
+                                   STATUS_EX_CLEAN;
+        status_view_done(&v);
         status_ctx_done(&s);
         return rc;
 }

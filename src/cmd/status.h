@@ -13,21 +13,39 @@
 #define STATUS_EX_ERROR 2
 
 struct status_opts {
-        const char *columns;     /* -o: a comma-separated list; NULL: the default */
+        const char *columns;     /* -o: a comma-separated list ("+LIST": added to the default) */
+        bool all_columns;        /* --output-all */
         bool noheadings;         /* -n */
         bool raw;                /* -r */
         bool json;               /* -J */
+        bool pairs;              /* -P: NAME="value" pairs */
+        bool notruncate;         /* -u: never cut a column to the terminal's width */
+        const char *mountpoint;  /* the argument: a mount point or a source (findmnt's) */
+        const char *target;      /* -T: the mount that holds this path */
+        const char *source;      /* -S: mounts of this source */
         const char *prometheus;  /* --prometheus FILE ("-": stdout) */
 };
+
+/* What is shown of the report: the mounts the arguments select and their findings. */
+struct status_view {
+        bool *mount_shown;       /* per rep->mounts; NULL: all */
+        bool *finding_shown;     /* per rep->findings; NULL: all */
+        size_t nfindings;        /* shown */
+        bool nomatch;            /* the arguments select no NFS mount (said) */
+};
+void status_view_done(struct status_view *v);
 
 /* `nfs-tuned status`: a STATUS_EX_* code. */
 int cmd_status(const struct status_opts *o, const struct paths *p);
 
-/* The output (cmd/status-print.c): 0, -EINVAL (an unknown column, said), -errno. */
+/* The view of the report the options select (cmd/status-print.c); -ENOENT when none (said). */
+int status_select(const struct status_opts *o, const struct status_report *rep,
+                  struct status_view *ret);
+/* The output (cmd/status-print.c): 0, -EINVAL (an unknown column, said), -errno (said). */
 int status_print(const struct status_opts *o, const struct status_report *rep,
-                 const struct clients *c);
+                 const struct status_view *v, const struct clients *c);
 /* rep NULL: status could not decide; the file says so (status_success 0). */
 int status_write_prometheus(const char *file, const struct status_report *rep,
-                            const struct clients *c);
+                            const struct clients *c, const struct status_inputs *in);
 /* -h: the columns and what they show. */
 void status_print_columns_help(void);

@@ -19,7 +19,24 @@ void clients_done(struct clients *c)
                 free(c->v[i].mounts);
         free(c->v);
         hindex_done(&c->index);
+        for (size_t i = 0; i < c->nproblems; i++)
+                free(c->problems[i].target);
+        free(c->problems);
         *c = (struct clients){ 0 };
+}
+
+int clients_add_problem(struct clients *c, unsigned line, int id, const char *target,
+                        const char *why)
+{
+        if (c->nproblems_total++ >= SCAN_PROBLEMS_MAX)
+                return 0;
+        if (array_grow(&c->problems, c->nproblems) < 0)
+                return -ENOMEM;
+        struct scan_problem p = { .line = line, .id = id, .why = why };
+        if (target && !(p.target = strdup(target)))
+                return -ENOMEM;
+        c->problems[c->nproblems++] = p;
+        return 0;
 }
 
 int clients_add_mount(struct clients *c, struct nfs_mount *m)

@@ -30,7 +30,21 @@ struct nfs_client {
         size_t nmounts;
 };
 
+/* A line of the mount table the scan could not use whole (nfs-tuned status names each). */
+struct scan_problem {
+        unsigned line;          /* 1-based line of mountinfo; 0 when not known */
+        int id;                 /* the mount ID; -1 when not known */
+        char *target;           /* NULL when the line could not be parsed */
+        const char *why;        /* a static text */
+};
+
+/* Problems kept at most; the rest are only counted. */
+#define SCAN_PROBLEMS_MAX 100
+
 struct clients {
+        struct scan_problem *problems;
+        size_t nproblems;
+        size_t nproblems_total;
         struct nfs_mount *mounts;
         size_t nmounts;
         struct nfs_client *v;
@@ -40,6 +54,9 @@ struct clients {
 
 void clients_done(struct clients *c);
 int clients_add_mount(struct clients *c, struct nfs_mount *m); /* takes ownership */
+/* Records a line of the mount table the scan could not use (target may be NULL).  0, -ENOMEM. */
+int clients_add_problem(struct clients *c, unsigned line, int id, const char *target,
+                        const char *why);
 /* Groups mounts into clients; call after the last clients_add_mount(). */
 int clients_group(struct clients *c);
 /* Appends a client with no mount (for nfsfs); NULL when out of memory. */

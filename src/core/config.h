@@ -35,6 +35,8 @@ struct config {
         bool sections_full; /* CONFIG_SECTIONS_MAX reached (and said) */
         char **sources;     /* the files read, in order, and those masked */
         size_t nsources;
+        size_t nunread;     /* files or directories that exist but could not be read (their
+                             * error is in errors): what they say is not known */
 };
 
 void config_done(struct config *c);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "core/merge.h"
+#include "core/optmap.h"
 #include "core/plan.h"
 #include "core/policy.h"
 #include "core/request.h"
@@ -50,8 +51,22 @@ static void plan_key(struct fstab_plan *fp, const struct fstab_nfs *e, const str
         snprintf(fp->sec, sizeof(fp->sec), "%s", req->sec ? req->sec : "sys");
 }
 
+/* An option the helper refuses (nconnect=999): that entry will not mount. */
+static int fstab_invalid(struct status_report *rep, const struct fstab_nfs *e,
+                         const struct opt *bad)
+{
+        char why[1024];
+
+        opt_describe_invalid(why, sizeof(why), bad->name, bad->value, "");
+        return status_add_finding(rep, SEV_WARNING, F_FSTAB_INVALID, e->target,
+                                  "fstab: %s (entry %u): %s; the helper refuses to mount it (and "
+                                  "mount.nfs or the kernel would too)",
+                                  e->target, e->pos, why);
+}
+
 /* The entry through the helper's own steps: config merge, settings, request. */
-static int plan_entry(const struct fstab_nfs *e, const struct config *conf, struct fstab_plan *fp)
+static int plan_entry(const struct fstab_nfs *e, const struct config *conf, struct fstab_plan *fp,
+                      struct status_report *rep)
 {
         struct nfs_spec spec = { 0 };
         struct optlist opts = { 0 }, requested = { 0 };
@@ -68,9 +83,12 @@ static int plan_entry(const struct fstab_nfs *e, const struct config *conf, stru
         struct match_input in = { spec.host, e->addr, e->addr ? 1 : 0, e->target };
         if ((r = config_merge(conf, &opts, &in, v4, &merged)) < 0 ||
             settings_from_merged(&merged, &set, NULL) < 0 ||
-            (r = plan_options(&merged, NULL, &requested)) < 0 ||
-            nfs_request_parse(&requested, v4, &req, &bad) < 0)
+            (r = plan_options(&merged, NULL, &requested)) < 0)
                 goto out;
+        if (nfs_request_parse(&requested, v4, &req, &bad) < 0) {
+                r = bad ? fstab_invalid(rep, e, bad) : 0;
+                goto out;
+        }
         plan_key(fp, e, &spec, &req);
         fp->is_auto = !optlist_find(&opts, "noauto");
         fp->nconnect_policy = set.nconnect_policy;
@@ -175,7 +193,7 @@ int status_check_fstab(const struct fstab_nfs *v, size_t n, const struct config 
         if (n && (!fp || !grp))
                 r = -ENOMEM;
         for (size_t i = 0; i < n && r == 0; i++) {
-                r = plan_entry(&v[i], conf, &fp[i]);
+                r = plan_entry(&v[i], conf, &fp[i], rep);
                 grp[i] = i;
                 for (size_t j = 0; j < i; j++)
                         if (same_client(&fp[i], &fp[j])) {

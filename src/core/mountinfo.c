@@ -36,8 +36,11 @@ int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char 
         /* no addr= (e.g. a local "nfs" over a unix socket): nothing the kernel keys on */
         if (!(o = optlist_find(&l, "addr")) || nfs_addr_parse(o->value, &m.addr) < 0)
                 goto out;
-        if (!(o = optlist_find(&l, "vers")) || nfs_version_parse(o->value, &m.vers) < 0)
+        if (!(o = optlist_find(&l, "vers")) || nfs_version_parse(o->value, &m.vers) < 0) {
                 m.vers = (struct nfs_version){ streq(fstype, "nfs4") ? 4 : 3, 0 };
+                if (o)
+                        m.unreadable = "vers";
+        }
         if (m.vers.major == 4 && m.vers.minor < 0)
                 m.vers.minor = 0;
         if ((o = optlist_find(&l, "proto")) && o->value) {
@@ -46,6 +49,8 @@ int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char 
         }
         if ((o = optlist_find(&l, "port")) && parse_uint(o->value, 1, 65535, &u) == 0)
                 m.port = (unsigned)u;
+        else if (o)
+                m.unreadable = "port";
         if ((o = optlist_find(&l, "xprtsec")) && o->value)
                 snprintf(m.xprtsec, sizeof(m.xprtsec), "%s", o->value);
         if ((o = optlist_find(&l, "sec")) && o->value)
@@ -53,6 +58,8 @@ int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char 
         if ((o = optlist_find(&l, "nconnect")) &&
             parse_uint(o->value, 1, NCONNECT_KERNEL_MAX, &u) == 0)
                 m.nconnect = (unsigned)u;
+        else if (o)
+                m.unreadable = "nconnect";
         if ((o = optlist_find(&l, "rsize")))
                 (void)parse_uint(o->value, 0, 1UL << 30, &m.rsize);
         m.target = strdup(target ? target : "");

@@ -20,6 +20,8 @@ struct nfs_mount {
         unsigned nconnect;      /* 1 when not shown */
         unsigned long rsize;
         int id;                 /* the mountinfo ID, when read from mountinfo */
+        const char *unreadable; /* a super option shown but not understood ("nconnect",
+                                 * "vers", "port"): its figure is a guess; NULL: none */
 };
 
 void nfs_mount_done(struct nfs_mount *m);

@@ -2,6 +2,7 @@
 #include "core/mountstats.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +11,10 @@
 
 void mountstats_done(struct mountstats *s)
 {
-        for (size_t i = 0; i < s->n; i++)
+        for (size_t i = 0; i < s->n; i++) {
                 free(s->v[i].target);
+                free(s->v[i].xprts);
+        }
         free(s->v);
         hindex_done(&s->index);
         *s = (struct mountstats){ 0 };
@@ -66,17 +69,92 @@ static int feed_device(struct mountstats *s, const char *line)
         return 0;
 }
 
+/* Where a transport's figures sit among the numbers of its line (net/sunrpc: xs_*_print_stats,
+ * xprt_rdma_print_stats); -1: not shown. */
+static const struct xprt_layout {
+        const char *proto;
+        size_t numbers;         /* how many the kernel writes (rdma: at least) */
+        bool at_least;
+        int srcport, sends, recvs, backlog, pending;
+} layouts[] = {
+        { "tcp", 13, false, 0, 5, 6, 9, 12 },
+        { "rdma", 13, true, 0, 5, 6, 9, 12 },
+        { "udp", 10, false, 0, 2, 3, 6, 9 },
+        { "local", 12, false, -1, 4, 5, 8, 11 },
+};
+
+#define XPRT_NUMBERS_MAX 64
+
+/* Up to `max` decimal numbers separated by blanks, to the end of the text; -EINVAL otherwise. */
+static int read_numbers(const char *p, uint64_t *v, size_t max, size_t *ret_n)
+{
+        size_t n = 0;
+
+        for (;;) {
+                p += strspn(p, " \t");
+                if (!*p)
+                        break;
+                if (n == max)
+                        return -EINVAL;
+                bool neg = *p == '-';
+                size_t len = strspn(p + neg, "0123456789");
+                if (len == 0 || len > 20 || (p[neg + len] && !strchr(" \t", p[neg + len])))
+                        return -EINVAL;
+                /* a negative idle time reads as 0; no figure used here is signed */
+                v[n++] = neg ? 0 : strtoull(p + neg, NULL, 10);
+                p += neg + len;
+        }
+        *ret_n = n;
+        return 0;
+}
+
+int mountstats_parse_xprt(const char *text, struct xprt_stats *ret)
+{
+        const char *p = text + strspn(text, " \t");
+        size_t plen = strcspn(p, " \t"), n;
+        uint64_t v[XPRT_NUMBERS_MAX];
+
+        for (size_t i = 0; i < ELEMENTSOF(layouts); i++) {
+                const struct xprt_layout *l = &layouts[i];
+                if (strlen(l->proto) != plen || strncmp(p, l->proto, plen) != 0)
+                        continue;
+                if (read_numbers(p + plen, v, ELEMENTSOF(v), &n) < 0 || n < l->numbers ||
+                    (!l->at_least && n != l->numbers) || (l->srcport >= 0 && v[l->srcport] > 65535))
+                        return -EINVAL;
+                *ret = (struct xprt_stats){ .srcport = l->srcport >= 0 ? (unsigned)v[l->srcport] : 0,
+                                            .sends = v[l->sends], .recvs = v[l->recvs],
+                                            .backlog = v[l->backlog], .pending = v[l->pending] };
+                snprintf(ret->proto, sizeof(ret->proto), "%s", l->proto);
+                return 0;
+        }
+        return -EINVAL;
+}
+
+static int feed_xprt(struct mountstats_entry *e, const char *text)
+{
+        struct xprt_stats x;
+
+        if (mountstats_parse_xprt(text, &x) < 0) {
+                e->bad_xprts++;
+                return 0;
+        }
+        if (array_grow(&e->xprts, e->nxprts) < 0)
+                return -ENOMEM;
+        e->xprts[e->nxprts++] = x;
+        return 0;
+}
+
 int mountstats_feed(struct mountstats *s, const char *line)
 {
         if (startswith(line, "device "))
                 return feed_device(s, line);
         const char *t = line + strspn(line, " \t");
         if (s->in_nfs && startswith(t, "xprt:"))
-                s->v[s->n - 1].xprts++;
+                return feed_xprt(&s->v[s->n - 1], t + 5);
         return 0;
 }
 
-int mountstats_take(struct mountstats *s, const char *target)
+const struct mountstats_entry *mountstats_take(struct mountstats *s, const char *target)
 {
         size_t pos = 0, id, best = SIZE_MAX;
 
@@ -84,7 +162,21 @@ int mountstats_take(struct mountstats *s, const char *target)
                 if (!s->v[id].taken && streq(s->v[id].target, target) && id < best)
                         best = id;
         if (best == SIZE_MAX)
-                return -1;
+                return NULL;
         s->v[best].taken = true;
-        return (int)s->v[best].xprts;
+        return &s->v[best];
+}
+
+int mountstats_offline(const struct mountstats_entry *e, const struct nfs_addr *addr,
+                       const struct xprt_state *v, size_t n)
+{
+        int offline = 0;
+
+        for (size_t i = 0; i < e->nxprts; i++)
+                for (size_t k = 0; e->xprts[i].srcport && k < n; k++)
+                        if (v[k].srcport == e->xprts[i].srcport && nfs_addr_equal(&v[k].addr, addr)) {
+                                offline += v[k].offline;
+                                break;
+                        }
+        return offline;
 }

@@ -3,16 +3,29 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "core/addr.h"
 #include "shared/hash.h"
 
 /*
  * The live connections of each NFS mount, from /proc/self/mountstats: a `device SRC mounted on
  * DIR with fstype nfs4 ...` line, then one `xprt:` line per transport of its RPC client.
  */
+/* One RPC transport as its `xprt:` line shows it (the kernel's rpc_xprt stat block). */
+struct xprt_stats {
+        char proto[8];          /* tcp, udp, rdma, local */
+        unsigned srcport;       /* the local port; 0 when the line shows none (local) */
+        uint64_t sends, recvs;  /* RPC requests sent, replies received */
+        uint64_t backlog;       /* bklog_u: the backlog queue's length summed at each send */
+        uint64_t pending;       /* pending_u: the pending queue's length summed at each send */
+};
+
 struct mountstats_entry {
-        char *target;   /* unescaped */
-        unsigned xprts;
+        char *target;           /* unescaped */
+        struct xprt_stats *xprts; /* the well-formed xprt: lines, in the file's order */
+        size_t nxprts;
+        unsigned bad_xprts;     /* xprt: lines not understood: not counted */
         bool taken;
 };
 
@@ -27,7 +40,22 @@ void mountstats_done(struct mountstats *s);
 /* Feeds one line (without its newline).  0 or -ENOMEM. */
 int mountstats_feed(struct mountstats *s, const char *line);
 /*
- * The transports of the next NFS mount on `target` in the file's order (mount points mounted
- * over count in the order of mountinfo); -1 when the file shows none.
+ * The entry of the next NFS mount on `target` in the file's order (mount points mounted over
+ * count in the order of mountinfo); NULL when the file shows none.
  */
-int mountstats_take(struct mountstats *s, const char *target);
+const struct mountstats_entry *mountstats_take(struct mountstats *s, const char *target);
+/*
+ * One `xprt:` line's text after "xprt:": 0 and *ret filled when it is one the kernel writes
+ * (a known transport and its count of numbers), -EINVAL otherwise.
+ */
+int mountstats_parse_xprt(const char *text, struct xprt_stats *ret);
+
+/* One transport as the sunrpc sysfs shows it (xprt-N-*: dstaddr, xprt_info, xprt_state). */
+struct xprt_state {
+        struct nfs_addr addr;   /* the server */
+        unsigned srcport;       /* the local port: the key to its xprt: line */
+        bool offline;           /* xprt_state says OFFLINE (or REMOVE) */
+};
+/* Of the entry's transports to `addr`, those `v` says are offline (matched by local port). */
+int mountstats_offline(const struct mountstats_entry *e, const struct nfs_addr *addr,
+                       const struct xprt_state *v, size_t n);

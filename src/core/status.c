@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "core/escape.h"
 #include "core/merge.h"
 #include "core/plan.h"
 #include "core/spec.h"
@@ -18,6 +19,50 @@
 
 /* The kernel's read-ahead of a new NFS mount since Linux 5.4, in KiB. */
 #define KERNEL_READ_AHEAD_KB 128
+
+const char *const status_input_names[IN__MAX] = {
+        [IN_MOUNTINFO] = "mountinfo", [IN_MOUNTSTATS] = "mountstats", [IN_NFSFS] = "nfsfs",
+        [IN_SUNRPC] = "sunrpc",       [IN_BDI] = "bdi",               [IN_RECORDS] = "records",
+        [IN_FSTAB] = "fstab",         [IN_CONFIG] = "config",         [IN_UDEV_RULES] = "udev_rules",
+        [IN_NFSMOUNT_CONF] = "nfsmount_conf",
+};
+
+void status_inputs_done(struct status_inputs *in)
+{
+        for (size_t i = 0; i < in->n; i++)
+                free(in->v[i].text);
+        free(in->v);
+        *in = (struct status_inputs){ 0 };
+}
+
+int status_inputs_add(struct status_inputs *in, enum status_input which, const char *fmt, ...)
+{
+        struct status_problem p = { .input = which };
+        va_list ap;
+        int n;
+
+        in->failed[which] = true;
+        if (array_grow(&in->v, in->n) < 0)
+                return -ENOMEM;
+        va_start(ap, fmt);
+        n = vasprintf(&p.text, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return -ENOMEM;
+        in->v[in->n++] = p;
+        return 0;
+}
+
+char *status_finding_line(const struct status_finding *f)
+{
+        _cleanup_free_ char *code = escape_text(f->code, ESCAPE_UTF8),
+                            *text = escape_text(f->text, ESCAPE_UTF8);
+        char *line = NULL;
+
+        if (!code || !text || asprintf(&line, "%s[%s] %s", severity_prefix(f->sev), code, text) < 0)
+                return NULL;
+        return line;
+}
 
 void status_report_done(struct status_report *r)
 {
@@ -122,7 +167,7 @@ static int finding_nconnect(struct status_report *rep, const struct status_mount
         const struct nfs_mount *m = row->m;
         char abuf[NFS_ADDR_STRLEN], vbuf[32];
 
-        if (!row->req || row->req == m->nconnect)
+        if (!row->req || row->req == m->nconnect || row->nconnect_unknown)
                 return 0;
         nfs_addr_to_string(&m->addr, abuf);
         nfs_version_to_string(m->vers, vbuf, sizeof(vbuf));
@@ -145,7 +190,7 @@ static int finding_nconnect(struct status_report *rep, const struct status_mount
 static int finding_krb5(struct status_report *rep, const struct status_mount *row)
 {
         const struct nfs_mount *m = row->m;
-        unsigned conns = m->nconnect;
+        unsigned conns = row->nconnect_unknown ? 1 : m->nconnect;
 
         if (row->xprts > 0 && (unsigned)row->xprts > conns)
                 conns = (unsigned)row->xprts;
@@ -250,6 +295,52 @@ static int read_ahead_want(const struct config *conf, const struct nfs_mount *m,
         return r;
 }
 
+/* A client's transports: fewer live than its nconnect. */
+static int finding_transports_down(struct status_report *rep, const struct status_mount *row)
+{
+        const struct nfs_mount *m = row->m;
+        char abuf[NFS_ADDR_STRLEN], vbuf[32];
+
+        if (row->nconnect_unknown || row->live < 0 || (unsigned)row->live >= m->nconnect)
+                return 0;
+        return status_add_finding(
+            rep, SEV_WARNING, F_TRANSPORTS_DOWN, m->target,
+            "the NFS client of %s (%s, NFSv%s) that %s set up has %d live transport%s of the "
+            "nconnect=%u it was made with (%d in mountstats, %d of them offline in the sunrpc "
+            "sysfs): its load runs over fewer connections; bring them back online (rpcctl xprt "
+            "set online) or unmount every mount of that client and mount it again",
+            nfs_addr_to_string(&m->addr, abuf), m->transport,
+            nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)), m->target, row->live,
+            row->live == 1 ? "" : "s", m->nconnect, row->xprts, row->xprts - row->live);
+}
+
+/* A client whose sends nearly all went over one of several transports. */
+static int finding_imbalance(struct status_report *rep, const struct status_mount *row)
+{
+        const struct mountstats_entry *e = row->stats;
+        uint64_t total = 0, most = 0;
+        size_t busiest = 0;
+
+        if (!e || e->nxprts < 2)
+                return 0;
+        for (size_t i = 0; i < e->nxprts; i++) {
+                total += e->xprts[i].sends;
+                if (e->xprts[i].sends > most) {
+                        most = e->xprts[i].sends;
+                        busiest = i;
+                }
+        }
+        if (total < LOAD_MIN_SENDS || most * 100 < total * LOAD_IMBALANCE_PERCENT)
+                return 0;
+        return status_add_finding(
+            rep, SEV_WARNING, F_TRANSPORT_IMBALANCE, row->m->target,
+            "the NFS client that %s set up sent %llu of its %llu RPC requests (%llu%%) over "
+            "transport %zu of %zu: its other connections carry almost nothing (not connected, "
+            "offline, or a server that does not spread them); see XPRT-SENDS",
+            row->m->target, (unsigned long long)most, (unsigned long long)total,
+            (unsigned long long)(most * 100 / total), busiest, e->nxprts);
+}
+
 static int analyse_one(struct status_report *rep, struct status_mount *row,
                        const struct status_facts *f, const struct config *conf,
                        unsigned long page_kb)
@@ -264,16 +355,23 @@ static int analyse_one(struct status_report *rep, struct status_mount *row,
         if (row->record != RECORD_CURRENT)
                 rec = NULL;
         requested(row, f);
-        row->xprts = f->xprts;
+        row->nconnect_unknown = row->m->unreadable && streq(row->m->unreadable, "nconnect");
+        row->stats = f->stats;
+        row->xprts = f->stats ? (int)f->stats->nxprts : -1;
+        row->live = f->stats && f->offline >= 0 ? row->xprts - f->offline : -1;
         row->ra_now = f->ra_now;
         if ((r = config_now(conf, row->m, &now)) < 0 ||
-            (r = read_ahead_want(conf, row->m, rec, &row->ra_want)) < 0)
+            /* a config file that could not be read: what it gives is not known */
+            (!conf->nunread && (r = read_ahead_want(conf, row->m, rec, &row->ra_want)) < 0))
                 return r;
         row->nconnect_config = now.nconnect;
         size_t before = row->first_finding = rep->nfindings;
+        bool first = row->set_by == row->m; /* the client's findings once, on its first mount */
         if ((r = finding_nconnect(rep, row)) < 0 || (r = finding_krb5(rep, row)) < 0 ||
             (r = finding_read_ahead(rep, row, page_kb)) < 0 ||
-            (r = finding_config(rep, row, rec, &now)) < 0)
+            (!conf->nunread && (r = finding_config(rep, row, rec, &now)) < 0) ||
+            (first && (r = finding_transports_down(rep, row)) < 0) ||
+            (first && (r = finding_imbalance(rep, row)) < 0))
                 return r;
         row->nfindings = rep->nfindings - before;
         return 0;

@@ -7,6 +7,7 @@
 
 #include "core/clients.h"
 #include "core/config.h"
+#include "core/mountstats.h"
 #include "core/record.h"
 #include "shared/log.h"
 
@@ -19,7 +20,9 @@
 struct status_facts {
         const struct mount_record *record; /* the helper's record for its mount point; NULL */
         const char *fstab_options;         /* its fstab entry's options; NULL: no entry */
-        int xprts;                         /* `xprt:` lines in mountstats; -1: not known */
+        const struct mountstats_entry *stats; /* its mountstats entry; NULL: not known */
+        int offline;                       /* of those transports, how many the sunrpc sysfs
+                                            * says are offline; -1: not known */
         long ra_now;                       /* read_ahead_kb of its bdi; -1: not known */
 };
 
@@ -35,7 +38,10 @@ struct status_mount {
         unsigned req;                      /* nconnect asked; 0: not known or none */
         enum req_source req_from;
         unsigned nconnect_config;          /* what the config gives it now; 0: nothing */
-        int xprts;                         /* -1: not known */
+        bool nconnect_unknown;             /* mountinfo's nconnect= cannot be read */
+        int xprts;                         /* well-formed xprt: lines; -1: not known */
+        int live;                          /* xprts less those offline; -1: not known */
+        const struct mountstats_entry *stats; /* per transport; NULL: not known */
         long ra_now;                       /* -1: not known */
         unsigned long ra_want;             /* what it should have; 0: nothing to say */
         bool ra_shared;                    /* shares an earlier mount's superblock (bdi) */
@@ -56,6 +62,14 @@ struct status_mount {
 #define F_UDEV_SHADOW "udev-rule-shadowed"
 #define F_UDEV_WRITER "udev-rule-overrides"
 #define F_NFSMOUNT_CONF "nfsmount-conf-server"
+#define F_FSTAB_INVALID "fstab-invalid-option"
+#define F_TRANSPORTS_DOWN "transports-down"
+#define F_TRANSPORT_IMBALANCE "transport-imbalance"
+
+/* transport-imbalance: one transport carries at least this share of a client's RPC sends
+ * (percent), once the client has sent at least LOAD_MIN_SENDS (fewer say nothing yet). */
+#define LOAD_IMBALANCE_PERCENT 90
+#define LOAD_MIN_SENDS 1000
 
 struct status_finding {
         enum severity sev;
@@ -71,7 +85,35 @@ struct status_report {
         size_t nfindings;
 };
 
+/* The inputs status reads; each one that cannot be read or parsed is a problem. */
+enum status_input {
+        IN_MOUNTINFO, IN_MOUNTSTATS, IN_NFSFS, IN_SUNRPC, IN_BDI, IN_RECORDS, IN_FSTAB,
+        IN_CONFIG, IN_UDEV_RULES, IN_NFSMOUNT_CONF, IN__MAX
+};
+/* Their names: the Prometheus label `input`, the words of the messages. */
+extern const char *const status_input_names[IN__MAX];
+
+/* What could not be read or parsed: the answer leaves it out (exit status 2). */
+struct status_problem {
+        enum status_input input;
+        char *text;          /* what, where, why, and what was not checked */
+};
+struct status_inputs {
+        struct status_problem *v;
+        size_t n;
+        bool failed[IN__MAX];
+};
+void status_inputs_done(struct status_inputs *in);
+/* 0 or -ENOMEM. */
+int status_inputs_add(struct status_inputs *in, enum status_input which, const char *fmt, ...)
+        _printf_(3, 4);
+
 void status_report_done(struct status_report *r);
+/*
+ * One finding as printed: "warning: [code] text", every byte of the text that is a control
+ * byte or not valid UTF-8 escaped (core/escape.h).  NULL when out of memory.
+ */
+char *status_finding_line(const struct status_finding *f);
 /* 0 or -ENOMEM. */
 int status_add_finding(struct status_report *r, enum severity sev, const char *code,
                        const char *target, const char *fmt, ...) _printf_(5, 6);

@@ -5,28 +5,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "shared/hash.h"
 #include "shared/macro.h"
 
-/* A label value: backslash, double quote and newline escaped. */
+/* name="value": the value escaped (core/escape.h), so the file stays valid whatever the
+ * mount point's bytes. */
 static void label(FILE *out, const char *name, const char *value, bool first)
 {
-        fprintf(out, "%s%s=\"", first ? "" : ",", name);
-        for (const char *p = value ? value : ""; *p; p++) {
-                if (*p == '\\' || *p == '"')
-                        fputc('\\', out);
-                if (*p == '\n')
-                        fputs("\\n", out);
-                else
-                        fputc(*p, out);
-        }
-        fputc('"', out);
+        fprintf(out, "%s%s=", first ? "" : ",", name);
+        prom_write_label_value(out, value);
+}
+
+static void header_typed(FILE *out, const char *name, const char *type, const char *help)
+{
+        fprintf(out, "# HELP " PROM_PREFIX "%s %s\n# TYPE " PROM_PREFIX "%s %s\n", name, help,
+                name, type);
 }
 
 static void header(FILE *out, const char *name, const char *help)
 {
-        fprintf(out, "# HELP " PROM_PREFIX "%s %s\n# TYPE " PROM_PREFIX "%s gauge\n", name, help,
-                name);
+        header_typed(out, name, "gauge", help);
 }
 
 /* Marks the rows whose mount point a later row has (mounted over): one series per target. */
@@ -51,65 +50,129 @@ static int top_mounts(const struct status_report *rep, bool *ret_hidden)
 
 static const char *const record_names[] = { "none", "current", "stale" };
 
-static void mount_info(FILE *out, const struct status_mount *row)
+/* The labels node_exporter's mountstats collector gives an NFS mount's client:
+ * mountaddr (addr=), protocol; and the rest of the kernel's key. */
+static void client_labels(FILE *out, const struct client_key *k, bool first)
 {
         char abuf[NFS_ADDR_STRLEN], vbuf[32], port[16];
 
-        snprintf(port, sizeof(port), "%u", row->m->port);
-        fputs(PROM_PREFIX "mount_info{", out);
-        label(out, "target", row->m->target, true);
-        label(out, "source", row->m->source, false);
-        label(out, "server", nfs_addr_to_string(&row->m->addr, abuf), false);
+        snprintf(port, sizeof(port), "%u", k->port);
+        label(out, "mountaddr", nfs_addr_to_string(&k->addr, abuf), first);
         label(out, "port", port, false);
-        label(out, "proto", row->m->transport, false);
-        label(out, "vers", nfs_version_to_string(row->m->vers, vbuf, sizeof(vbuf)), false);
+        label(out, "protocol", k->transport, false);
+        label(out, "vers", nfs_version_to_string(k->vers, vbuf, sizeof(vbuf)), false);
+}
+
+/* A figure as a label value: "" when not known. */
+static void figure_label(FILE *out, const char *name, long long v, bool known)
+{
+        char buf[32] = "";
+
+        if (known)
+                snprintf(buf, sizeof(buf), "%lld", v);
+        label(out, name, buf, false);
+}
+
+/*
+ * One series per mount point: its facts, and the figures that change only when someone acts
+ * (what it asked, its read-ahead now and wanted) as labels, so that a host of many mounts costs
+ * one series a mount (the alerts read the findings).
+ */
+static void mount_info(FILE *out, const struct status_mount *row)
+{
+        struct client_key k = client_key_of(row->m);
+
+        fputs(PROM_PREFIX "mount_info{", out);
+        label(out, "mountpoint", row->m->target, true);
+        label(out, "export", row->m->source, false);
+        client_labels(out, &k, false);
         label(out, "sec", row->m->sec, false);
         label(out, "set_by", row->set_by->target, false);
         label(out, "record", record_names[row->record], false);
+        figure_label(out, "nconnect_requested", row->req, row->req);
+        figure_label(out, "read_ahead_bytes", (long long)row->ra_now * 1024, row->ra_now >= 0);
+        figure_label(out, "read_ahead_wanted_bytes", (long long)row->ra_want * 1024, row->ra_want);
         fputs("} 1\n", out);
 }
 
-/* One gauge per mount: `value` < 0 leaves the mount out (not known). */
-static void per_mount(FILE *out, const struct status_report *rep, const bool *hidden,
-                      const char *name, const char *help,
-                      long long (*value)(const struct status_mount *))
+/* One gauge (or counter) per visible client, from its first mount's row; `value` < 0: none. */
+static void per_client(FILE *out, const struct status_report *rep, const char *name,
+                       const char *help, long long (*value)(const struct status_mount *))
 {
         header(out, name, help);
         for (size_t i = 0; i < rep->nmounts; i++) {
-                long long v = value(&rep->mounts[i]);
-                if (hidden[i] || v < 0)
+                const struct status_mount *row = &rep->mounts[i];
+                long long v = value(row);
+                if (row->set_by != row->m || v < 0)
                         continue;
+                struct client_key k = client_key_of(row->m);
                 fprintf(out, PROM_PREFIX "%s{", name);
-                label(out, "target", rep->mounts[i].m->target, true);
+                client_labels(out, &k, true);
                 fprintf(out, "} %lld\n", v);
         }
 }
 
-static long long v_req(const struct status_mount *r)
-{
-        return r->req ? (long long)r->req : -1;
-}
 static long long v_nconnect(const struct status_mount *r)
 {
-        return r->m->nconnect;
+        return r->nconnect_unknown ? -1 : (long long)r->m->nconnect;
 }
 static long long v_xprts(const struct status_mount *r)
 {
         return r->xprts;
 }
-static long long v_ra(const struct status_mount *r)
+static long long v_live(const struct status_mount *r)
 {
-        return r->ra_now < 0 ? -1 : (long long)r->ra_now * 1024;
+        return r->live;
 }
-static long long v_ra_want(const struct status_mount *r)
+
+enum xprt_figure { XF_SENDS, XF_RECVS, XF_BACKLOG };
+
+/* Each transport of each visible client: a counter of the kernel's (since it connected). */
+static void per_transport(FILE *out, const struct status_report *rep, const char *name,
+                          const char *help, enum xprt_figure fig)
 {
-        return r->ra_want ? (long long)r->ra_want * 1024 : -1;
+        header_typed(out, name, "counter", help);
+        for (size_t i = 0; i < rep->nmounts; i++) {
+                const struct status_mount *row = &rep->mounts[i];
+                if (row->set_by != row->m || !row->stats)
+                        continue;
+                struct client_key k = client_key_of(row->m);
+                for (size_t x = 0; x < row->stats->nxprts; x++) {
+                        const struct xprt_stats *t = &row->stats->xprts[x];
+                        char idx[24];
+                        snprintf(idx, sizeof(idx), "%zu", x);
+                        fprintf(out, PROM_PREFIX "%s{", name);
+                        client_labels(out, &k, true);
+                        label(out, "transport", idx, false);
+                        fprintf(out, "} %llu\n",
+                                (unsigned long long)(fig == XF_SENDS ? t->sends :
+                                                     fig == XF_RECVS ? t->recvs :
+                                                                       t->backlog));
+                }
+        }
+}
+
+static void clients(FILE *out, const struct status_report *rep)
+{
+        per_client(out, rep, "client_nconnect",
+                   "The nconnect of an NFS client (mountinfo of its mounts).", v_nconnect);
+        per_client(out, rep, "client_transports",
+                   "The RPC transports of an NFS client (well-formed xprt lines of mountstats).",
+                   v_xprts);
+        per_client(out, rep, "client_transports_live",
+                   "Of those, the ones the sunrpc sysfs does not show offline.", v_live);
+        per_transport(out, rep, "client_transport_sends_total",
+                      "RPC requests sent over one transport of an NFS client.", XF_SENDS);
+        per_transport(out, rep, "client_transport_receives_total",
+                      "RPC replies received over one transport of an NFS client.", XF_RECVS);
+        per_transport(out, rep, "client_transport_backlog_total",
+                      "The backlog queue of one transport, summed at each send.", XF_BACKLOG);
 }
 
 static void findings(FILE *out, const struct status_report *rep)
 {
         header(out, "findings", "Findings of nfs-tuned status, by code and mount point or fstab "
-                                "entry (an empty target: the host).");
+                                "entry (an empty mountpoint: the host).");
         for (size_t i = 0; i < rep->nfindings; i++) {
                 const struct status_finding *f = &rep->findings[i];
                 size_t count = 0, j;
@@ -125,59 +188,61 @@ static void findings(FILE *out, const struct status_report *rep)
                         continue; /* counted with an earlier one */
                 fputs(PROM_PREFIX "findings{", out);
                 label(out, "code", f->code, true);
-                label(out, "target", f->target, false);
+                label(out, "mountpoint", f->target, false);
                 fprintf(out, "} %zu\n", count);
         }
 }
 
 static void hidden_clients(FILE *out, const struct clients *c)
 {
-        char abuf[NFS_ADDR_STRLEN], vbuf[32], port[16];
+        size_t n = 0;
 
+        for (size_t k = 0; k < c->n; k++)
+                n += c->v[k].hidden;
+        header(out, "hidden_clients", "NFS clients of this network namespace that no mount of "
+                                      "this mount namespace shows.");
+        fprintf(out, PROM_PREFIX "hidden_clients %zu\n", n);
         header(out, "hidden_client_transports",
                "Connections of an NFS client that no mount of this mount namespace shows "
                "(/proc/fs/nfsfs), when the sunrpc switches tell.");
         for (size_t k = 0; k < c->n; k++) {
-                const struct nfs_client *cl = &c->v[k];
-                if (!cl->hidden || !cl->nconnect)
+                if (!c->v[k].hidden || !c->v[k].nconnect)
                         continue;
-                snprintf(port, sizeof(port), "%u", cl->key.port);
                 fputs(PROM_PREFIX "hidden_client_transports{", out);
-                label(out, "server", nfs_addr_to_string(&cl->key.addr, abuf), true);
-                label(out, "port", port, false);
-                label(out, "proto", cl->key.transport, false);
-                label(out, "vers", nfs_version_to_string(cl->key.vers, vbuf, sizeof(vbuf)), false);
-                fprintf(out, "} %u\n", cl->nconnect);
+                client_labels(out, &c->v[k].key, true);
+                fprintf(out, "} %u\n", c->v[k].nconnect);
         }
 }
 
-static size_t count_hidden(const struct clients *c)
-{
-        size_t n = 0;
-        for (size_t k = 0; k < c->n; k++)
-                n += c->v[k].hidden;
-        return n;
-}
-
-static void build_info(FILE *out, const char *version, bool success)
+/* The version, the verdict and one gauge per input: 0 for each that could not be read whole. */
+static void build_info(FILE *out, const struct status_inputs *in, const char *version,
+                       bool decided)
 {
         header(out, "build_info", "The nfs-tuned that wrote this file (value 1).");
         fputs(PROM_PREFIX "build_info{", out);
         label(out, "version", version, true);
         fputs("} 1\n", out);
-        header(out, "status_success", "1 when nfs-tuned status could read the mount table and "
-                                      "decide; 0: this file holds nothing else.");
-        fprintf(out, PROM_PREFIX "status_success %d\n", success);
+        header(out, "status_success", "1 when nfs-tuned status read every input and decided; 0 "
+                                      "when something could not be read (exit status 2): see "
+                                      "input_success.");
+        fprintf(out, PROM_PREFIX "status_success %d\n", decided && !in->n);
+        header(out, "input_success", "1 when nfs-tuned status could read and parse this input "
+                                     "whole; 0: what depends on it is missing from this file.");
+        for (int i = 0; i < IN__MAX; i++) {
+                fputs(PROM_PREFIX "input_success{", out);
+                label(out, "input", status_input_names[i], true);
+                fprintf(out, "} %d\n", !in->failed[i] && (decided || i != IN_MOUNTINFO));
+        }
 }
 
-int status_prometheus_failed(FILE *out, const char *version)
+int status_prometheus_failed(FILE *out, const struct status_inputs *in, const char *version)
 {
-        build_info(out, version, false);
+        build_info(out, in, version, false);
         return ferror(out) ? -EIO : 0;
 }
 
 int status_prometheus(FILE *out, const struct status_report *rep, const struct clients *c,
-                      const char *version)
+                      const struct status_inputs *in, const char *version)
 {
         bool *hidden = calloc(rep->nmounts + 1, sizeof(*hidden));
 
@@ -185,25 +250,14 @@ int status_prometheus(FILE *out, const struct status_report *rep, const struct c
                 free(hidden);
                 return -ENOMEM;
         }
-        build_info(out, version, true);
-        header(out, "mount_info", "An NFS mount: its server, version, security flavour, and the "
-                                  "mount that set up its NFS client (value 1).");
+        build_info(out, in, version, true);
+        header(out, "mount_info", "An NFS mount point (the top mount): its export, its NFS "
+                                  "client's key, the mount that set that client up, what it "
+                                  "asked for and its read-ahead (value 1).");
         for (size_t i = 0; i < rep->nmounts; i++)
                 if (!hidden[i])
                         mount_info(out, &rep->mounts[i]);
-        per_mount(out, rep, hidden, "mount_nconnect_requested",
-                  "The nconnect the mount asked for (the helper's record, else fstab).", v_req);
-        per_mount(out, rep, hidden, "mount_nconnect",
-                  "The nconnect of the mount's NFS client (mountinfo).", v_nconnect);
-        per_mount(out, rep, hidden, "mount_transports",
-                  "The mount's live RPC transports (xprt lines of mountstats).", v_xprts);
-        per_mount(out, rep, hidden, "mount_read_ahead_bytes",
-                  "The read-ahead of the mount's bdi now.", v_ra);
-        per_mount(out, rep, hidden, "mount_read_ahead_wanted_bytes",
-                  "The read-ahead the configuration gives the mount.", v_ra_want);
-        header(out, "hidden_clients", "NFS clients of this network namespace that no mount of "
-                                      "this mount namespace shows.");
-        fprintf(out, PROM_PREFIX "hidden_clients %zu\n", count_hidden(c));
+        clients(out, rep);
         hidden_clients(out, c);
         findings(out, rep);
         free(hidden);

@@ -10,12 +10,14 @@
 #define PROM_PREFIX "nfs_tuned_"
 
 /*
- * The report in the Prometheus text format for node_exporter's textfile collector: base units
- * (bytes), `_info` metrics for facts, one series per mount point (the top mount of a stacked
- * mount point), findings counted by code and mount point.  Writes to `out`; 0 or -ENOMEM.
+ * The report in the Prometheus text format for node_exporter's textfile collector, with its
+ * label names (mountpoint as node_filesystem_*, export, mountaddr and protocol as
+ * node_mountstats_nfs_*): one series per mount point (the top mount of a stacked mount
+ * point), the figures of each NFS client and each of its transports once, findings counted by
+ * code and mount point, a success gauge per input.  Writes to `out`; 0 or -ENOMEM.
  */
 int status_prometheus(FILE *out, const struct status_report *rep, const struct clients *c,
-                      const char *version);
-/* When status could not decide (the mount table unreadable): `status_success 0` only, so an
- * alert fires instead of the last good file being served on. */
-int status_prometheus_failed(FILE *out, const char *version);
+                      const struct status_inputs *in, const char *version);
+/* When status could not decide (the mount table unreadable): `status_success 0` and the inputs
+ * only, so an alert fires instead of the last good file being served on. */
+int status_prometheus_failed(FILE *out, const struct status_inputs *in, const char *version);

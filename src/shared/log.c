@@ -8,6 +8,8 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "core/escape.h"
+
 static int verbose;
 static bool to_syslog;
 static const char *log_name = "mount.nfs-tuned";
@@ -48,20 +50,6 @@ static int syslog_priority(enum severity sev)
         return LOG_ERR;
 }
 
-/* Control bytes from the input (a path, a spec, a config line) never reach the terminal or the
- * journal raw: a newline could forge a second message.  NULL when out of memory. */
-static char *escape(const char *text)
-{
-        char *buf = malloc(4 * strlen(text) + 1), *q = buf;
-
-        if (!buf)
-                return NULL;
-        for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-                q += *p < 0x20 || *p == 0x7f ? sprintf(q, "\\x%02x", *p) : (*q = (char)*p, 1);
-        *q = '\0';
-        return buf;
-}
-
 void log_at(enum severity sev, const char *fmt, ...)
 {
         _cleanup_free_ char *msg = NULL, *safe = NULL;
@@ -73,8 +61,10 @@ void log_at(enum severity sev, const char *fmt, ...)
         if (vasprintf(&msg, fmt, ap) < 0)
                 msg = NULL;
         va_end(ap);
-        /* out of memory: the format alone still says which message it was */
-        safe = escape(msg ? msg : fmt);
+        /* control bytes from the input (a path, a spec, a config line) never reach the terminal
+         * or the journal raw: a newline could forge a second message (core/escape.c); out of
+         * memory: the format alone still says which message it was */
+        safe = escape_text(msg ? msg : fmt, ESCAPE_CONTROL);
         if (to_syslog)
                 syslog(syslog_priority(sev), "%s%s", severity_prefix(sev), safe ? safe : fmt);
         /* stderr too, in one write (it is unbuffered): a person running it sees it; udev keeps

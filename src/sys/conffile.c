@@ -70,8 +70,10 @@ static int load_one(const char *path, bool check_owner, struct config *c)
         if (r == -EFBIG)
                 return config_add_error(c, "%s: not used: larger than %d bytes", path,
                                         CONFIG_FILE_MAX);
-        if (r < 0)
+        if (r < 0) {
+                c->nunread++;
                 return config_add_error(c, "%s: cannot be read: %s", path, strerror(-r));
+        }
         if (memchr(text, '\0', len))
                 return config_add_error(c, "%s: not used: contains a NUL byte (not a text file)",
                                         path);
@@ -132,8 +134,13 @@ static int read_dropins(const char *dir, bool check_owner, struct config *c, str
         if (fd == -ENOMEM)
                 return fd;
         if (!d) {
+                int e = fd < 0 ? -fd : errno;
                 if (fd >= 0)
                         close(fd);
+                if (e != ENOENT && e != ENOTDIR && e != EPERM) {
+                        c->nunread++;
+                        return config_add_error(c, "%s: cannot be read: %s", dir, strerror(e));
+                }
                 return 0;
         }
         if (check_owner && fstat(dirfd(d), &st) == 0 &&

@@ -19,6 +19,33 @@
 
 /* Largest rule or nfsmount.conf file looked at. */
 #define HOST_FILE_MAX (1024 * 1024)
+/* Largest fstab read. */
+#define FSTAB_FILE_MAX (16 * 1024 * 1024)
+
+int read_errors_add(struct read_errors *e, const char *path, int error, unsigned line)
+{
+        if (array_grow(&e->v, e->n) < 0)
+                return -ENOMEM;
+        struct read_error x = { .path = strdup(path), .error = error, .line = line };
+        if (!x.path)
+                return -ENOMEM;
+        e->v[e->n++] = x;
+        return 0;
+}
+
+void read_errors_done(struct read_errors *e)
+{
+        for (size_t i = 0; i < e->n; i++)
+                free(e->v[i].path);
+        free(e->v);
+        *e = (struct read_errors){ 0 };
+}
+
+/* A file that cannot be read is said; one that is not there has nothing to say.  0, -ENOMEM. */
+static int unreadable(struct read_errors *errs, const char *path, int error)
+{
+        return error == -ENOENT || error >= 0 ? 0 : read_errors_add(errs, path, error, 0);
+}
 
 int load_mountstats(const struct paths *p, struct mountstats *ret)
 {
@@ -32,11 +59,15 @@ int load_mountstats(const struct paths *p, struct mountstats *ret)
         if (fd < 0 || !(f = fdopen(fd, "re")))
                 return fd < 0 ? fd : -errno;
         fd = -1;
+        errno = 0;
         while (r == 0 && (n = getline(&line, &size, f)) > 0) {
                 if (line[n - 1] == '\n')
                         line[n - 1] = '\0';
                 r = mountstats_feed(ret, line);
         }
+        /* a directory, an I/O error: not a file without mounts */
+        if (r == 0 && ferror(f))
+                r = errno ? -errno : -EIO;
         return r;
 }
 
@@ -60,13 +91,41 @@ static int add_fstab_entry(struct libmnt_fs *fs, unsigned pos, struct fstab_nfs 
         return e.spec && e.target && e.fstype && e.options ? 0 : -ENOMEM;
 }
 
-int load_fstab_nfs(const struct paths *p, struct fstab_nfs **ret, size_t *ret_n)
+/* A line of fstab libmount cannot parse: skipped (as mount -a does), and said. */
+static int fstab_parse_error(struct libmnt_table *t, const char *file, int line)
 {
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table_from_file(p->fstab);
+        struct read_errors *errs = mnt_table_get_userdata(t);
+        return read_errors_add(errs, file, -EINVAL, (unsigned)line) < 0 ? -ENOMEM : 1;
+}
+
+/* fstab whole (a regular file, as libmount wants it) into `t`; what fails goes to `errs`. */
+static int parse_fstab(const struct paths *p, struct libmnt_table *t, struct read_errors *errs)
+{
+        _cleanup_free_ char *text = NULL;
+        _cleanup_(closep) int fd = paths_open(p, p->fstab, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+        size_t len = 0;
+        int r = fd < 0 ? fd : read_fd(fd, FSTAB_FILE_MAX, false, &text, &len);
+        FILE *f;
+
+        if (r < 0)
+                return r == -ENOMEM ? r : unreadable(errs, p->fstab, r);
+        if (!(f = fmemopen(text, len, "r")))
+                return len ? -ENOMEM : 0;
+        mnt_table_set_userdata(t, errs);
+        mnt_table_set_parser_errcb(t, fstab_parse_error);
+        r = mnt_table_parse_stream(t, f, p->fstab);
+        fclose(f);
+        return r == -ENOMEM ? r : r < 0 ? read_errors_add(errs, p->fstab, r, 0) : 0;
+}
+
+int load_fstab_nfs(const struct paths *p, struct fstab_nfs **ret, size_t *ret_n,
+                   struct read_errors *errs)
+{
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
         struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
         struct libmnt_fs *fs;
         unsigned pos = 0;
-        int r = it ? 0 : -ENOMEM;
+        int r = it && t ? parse_fstab(p, t, errs) : -ENOMEM;
 
         *ret = NULL;
         *ret_n = 0;
@@ -101,7 +160,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* The file's facts: a mask (empty, or a link to /dev/null) or its text's read_ahead_kb. */
-static void look_at_rule(struct udev_rule_file *f)
+static int look_at_rule(struct udev_rule_file *f, struct read_errors *errs)
 {
         char target[PATH_MAX];
         struct stat st;
@@ -111,16 +170,18 @@ static void look_at_rule(struct udev_rule_file *f)
                 target[n] = '\0';
                 if (streq(target, "/dev/null")) {
                         f->masked = true;
-                        return;
+                        return 0;
                 }
         }
         _cleanup_(closep) int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         _cleanup_free_ char *text = NULL;
         if (fd < 0 || fstat(fd, &st) < 0)
-                return;
+                return unreadable(errs, f->path, -errno);
         f->masked = S_ISREG(st.st_mode) && st.st_size == 0;
-        if (read_fd(fd, HOST_FILE_MAX, false, &text, NULL) == 0)
+        int r = read_fd(fd, HOST_FILE_MAX, false, &text, NULL);
+        if (r == 0)
                 f->writes_read_ahead = udev_rule_writes_read_ahead(text);
+        return r == -ENOMEM ? r : unreadable(errs, f->path, r);
 }
 
 static struct udev_rule_file *find_name(struct udev_rule_file *v, size_t n, const char *name)
@@ -131,14 +192,15 @@ static struct udev_rule_file *find_name(struct udev_rule_file *v, size_t n, cons
         return NULL;
 }
 
-static int scan_rules_dir(const char *dir, struct udev_rule_file **v, size_t *n)
+static int scan_rules_dir(const char *dir, struct udev_rule_file **v, size_t *n,
+                          struct read_errors *errs)
 {
         DIR *d = opendir(dir);
         struct dirent *de;
         int r = 0;
 
         if (!d)
-                return 0;
+                return unreadable(errs, dir, -errno);
         while (r == 0 && (de = readdir(d))) {
                 size_t len = strlen(de->d_name);
                 if (len < 7 || !streq(de->d_name + len - 6, ".rules"))
@@ -164,13 +226,17 @@ static int scan_rules_dir(const char *dir, struct udev_rule_file **v, size_t *n)
         return r;
 }
 
-/* A directory seen before under another name (/lib -> /usr/lib on a merged /usr). */
-static bool seen_dir(const char *dir, struct stat *seen, size_t *nseen, size_t max)
+/* A directory seen before under another name (/lib -> /usr/lib on a merged /usr), or none
+ * there; one that cannot be looked at is said. */
+static bool seen_dir(const char *dir, struct stat *seen, size_t *nseen, size_t max,
+                     struct read_errors *errs, int *ret)
 {
         struct stat st;
 
-        if (stat(dir, &st) < 0)
-                return true; /* nothing to read there */
+        if (stat(dir, &st) < 0) {
+                *ret = unreadable(errs, dir, -errno);
+                return true;
+        }
         for (size_t i = 0; i < *nseen; i++)
                 if (seen[i].st_dev == st.st_dev && seen[i].st_ino == st.st_ino)
                         return true;
@@ -179,7 +245,8 @@ static bool seen_dir(const char *dir, struct stat *seen, size_t *nseen, size_t m
         return false;
 }
 
-int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *ret_n)
+int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *ret_n,
+                    struct read_errors *errs)
 {
         _cleanup_free_ char *dirs = strdup(p->udev_rules);
         struct stat seen[16];
@@ -191,16 +258,22 @@ int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *
         *ret_n = 0;
         for (char *d = dirs ? strtok_r(dirs, ":", &save) : NULL; d && r == 0;
              d = strtok_r(NULL, ":", &save))
-                if (!seen_dir(d, seen, &nseen, ELEMENTSOF(seen)))
-                        r = scan_rules_dir(d, ret, ret_n);
+                if (!seen_dir(d, seen, &nseen, ELEMENTSOF(seen), errs, &r) && r == 0)
+                        r = scan_rules_dir(d, ret, ret_n, errs);
         if (r < 0) {
                 udev_rules_free(*ret, *ret_n);
                 *ret = NULL;
                 *ret_n = 0;
                 return r;
         }
-        for (size_t i = 0; i < *ret_n; i++)
-                look_at_rule(&(*ret)[i]);
+        for (size_t i = 0; i < *ret_n && r == 0; i++)
+                r = look_at_rule(&(*ret)[i], errs);
+        if (r < 0) {
+                udev_rules_free(*ret, *ret_n);
+                *ret = NULL;
+                *ret_n = 0;
+                return r;
+        }
         if (*ret_n)
                 qsort(*ret, *ret_n, sizeof(**ret), by_name);
         return 0;
@@ -218,13 +291,16 @@ void udev_rules_free(struct udev_rule_file *v, size_t n)
 
 /* --- nfsmount.conf ----------------------------------------------------------------------- */
 
-static int add_text_file(const char *path, struct text_file **v, size_t *n)
+static int add_text_file(const char *path, struct text_file **v, size_t *n,
+                         struct read_errors *errs)
 {
         _cleanup_(closep) int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         char *text = NULL;
+        int r = fd < 0 ? -errno : read_fd(fd, HOST_FILE_MAX, false, &text, NULL);
 
-        if (fd < 0 || read_fd(fd, HOST_FILE_MAX, false, &text, NULL) < 0)
-                return 0; /* absent or unreadable: mount.nfs reads nothing either */
+        /* absent: mount.nfs reads nothing either; unreadable here, mount.nfs runs as root */
+        if (r < 0)
+                return r == -ENOMEM ? r : unreadable(errs, path, r);
         if (array_grow(v, *n) < 0 || !((*v)[*n].path = strdup(path))) {
                 free(text);
                 return -ENOMEM;
@@ -239,7 +315,8 @@ static int conf_name(const struct dirent *de)
         return de->d_name[0] != '.' && len > 5 && streq(de->d_name + len - 5, ".conf");
 }
 
-int load_nfsmount_conf(const struct paths *p, struct text_file **ret, size_t *ret_n)
+int load_nfsmount_conf(const struct paths *p, struct text_file **ret, size_t *ret_n,
+                       struct read_errors *errs)
 {
         _cleanup_free_ char *dir = NULL;
         struct dirent **names = NULL;
@@ -247,16 +324,18 @@ int load_nfsmount_conf(const struct paths *p, struct text_file **ret, size_t *re
 
         *ret = NULL;
         *ret_n = 0;
-        if ((r = add_text_file(p->nfsmount_conf, ret, ret_n)) < 0 ||
+        if ((r = add_text_file(p->nfsmount_conf, ret, ret_n, errs)) < 0 ||
             asprintf(&dir, "%s.d", p->nfsmount_conf) < 0)
                 return r < 0 ? r : -ENOMEM;
-        k = scandir(dir, &names, conf_name, versionsort);
+        if ((k = scandir(dir, &names, conf_name, versionsort)) < 0 &&
+            (r = unreadable(errs, dir, -errno)) < 0)
+                return r;
         for (int i = 0; i < k; i++) {
                 char *path = NULL;
                 if (r == 0 && asprintf(&path, "%s/%s", dir, names[i]->d_name) < 0)
                         r = -ENOMEM;
                 if (r == 0)
-                        r = add_text_file(path, ret, ret_n);
+                        r = add_text_file(path, ret, ret_n, errs);
                 free(path);
                 free(names[i]);
         }

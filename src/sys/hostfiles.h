@@ -7,18 +7,40 @@
 #include "core/mountstats.h"
 #include "sys/paths.h"
 
-/* p->mountstats line by line; -errno when it cannot be read (0 otherwise). */
+/*
+ * What could not be read, for the front to say: a file or directory, the errno, and a line
+ * when it is one line of the file that could not be parsed.
+ */
+struct read_error {
+        char *path;
+        int error;      /* -errno; -EINVAL with a line: that line cannot be parsed */
+        unsigned line;  /* 1-based; 0: the whole file */
+};
+struct read_errors {
+        struct read_error *v;
+        size_t n;
+};
+int read_errors_add(struct read_errors *e, const char *path, int error, unsigned line);
+void read_errors_done(struct read_errors *e);
+
+/* p->mountstats line by line; -errno when it cannot be read (a directory too), 0 otherwise. */
 int load_mountstats(const struct paths *p, struct mountstats *ret);
 
-/* The NFS entries of p->fstab (libmount), strings owned; addr NULL (the front resolves). */
-int load_fstab_nfs(const struct paths *p, struct fstab_nfs **ret, size_t *ret_n);
+/*
+ * The NFS entries of p->fstab (libmount), strings owned; addr NULL (the front resolves).  A
+ * missing fstab has none; one that cannot be read, or a line that cannot be parsed, is added to
+ * `errs`.  0 or -ENOMEM.
+ */
+int load_fstab_nfs(const struct paths *p, struct fstab_nfs **ret, size_t *ret_n,
+                   struct read_errors *errs);
 void fstab_nfs_free(struct fstab_nfs *v, size_t n);
 
 /*
  * The rule files udev uses, from the directories of p->udev_rules (the first that has a name
  * wins), sorted by name as udev runs them; each one's text looked at for read_ahead_kb.
  */
-int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *ret_n);
+int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *ret_n,
+                    struct read_errors *errs);
 void udev_rules_free(struct udev_rule_file *v, size_t n);
 
 /* One file and its text: nfsmount.conf, then its drop-ins (<it>.d, *.conf) in name order. */
@@ -26,5 +48,6 @@ struct text_file {
         char *path;
         char *text;
 };
-int load_nfsmount_conf(const struct paths *p, struct text_file **ret, size_t *ret_n);
+int load_nfsmount_conf(const struct paths *p, struct text_file **ret, size_t *ret_n,
+                       struct read_errors *errs);
 void text_files_free(struct text_file *v, size_t n);

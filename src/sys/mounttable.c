@@ -42,6 +42,7 @@ struct scan {
         const char *target;             /* find_mount: the target, the last entry wins */
         struct nfs_mount *ret_target;
         int found;
+        unsigned line0;                 /* lines of mountinfo before the chunk parsed now */
 };
 
 static bool wanted_address(const struct scan_filter *f, const char *super_opts)
@@ -82,9 +83,15 @@ static int keep_entry(struct scan *s, struct libmnt_fs *fs)
         if (s->target ? !streq_ptr(mnt_fs_get_target(fs), s->target)
                       : !wanted_address(s->filter, opts))
                 return 0;
-        if (nfs_mount_from_entry(type, opts, mnt_fs_get_target(fs), mnt_fs_get_source(fs),
-                                 mnt_fs_get_devno(fs), &m) < 0)
-                return 0;
+        int r = nfs_mount_from_entry(type, opts, mnt_fs_get_target(fs), mnt_fs_get_source(fs),
+                                     mnt_fs_get_devno(fs), &m);
+        if (r == -ENOENT && s->c)
+                /* which client it is cannot be told: said, not dropped silently */
+                return clients_add_problem(s->c, 0, mnt_fs_get_id(fs), mnt_fs_get_target(fs),
+                                           "an NFS mount without addr= (or one that cannot be "
+                                           "read): its NFS client is not known");
+        if (r < 0)
+                return r == -ENOMEM ? r : 0;
         m.id = mnt_fs_get_id(fs);
         if (s->target) {
                 /* the last entry on the target is the top of the stack */
@@ -94,7 +101,7 @@ static int keep_entry(struct scan *s, struct libmnt_fs *fs)
                 s->found = 0;
                 return 0;
         }
-        int r = clients_add_mount(s->c, &m);
+        r = clients_add_mount(s->c, &m);
         if (r < 0)
                 nfs_mount_done(&m);
         return r;
@@ -120,6 +127,18 @@ static int open_mountinfo(const struct paths *p, int fd, FILE **ret)
 /* Lines of mountinfo handed to libmount at a time: memory stays flat however long the table. */
 #define SCAN_CHUNK (256 * 1024)
 
+/* A line libmount cannot parse: skipped, as findmnt does, and recorded for status. */
+static int parse_error(struct libmnt_table *t, const char *file, int line)
+{
+        struct scan *s = mnt_table_get_userdata(t);
+
+        (void)file;
+        if (s && s->c && clients_add_problem(s->c, s->line0 + (unsigned)line, -1, NULL,
+                                             "cannot be parsed; skipped") < 0)
+                return -ENOMEM;
+        return 1;
+}
+
 /* libmount parses one chunk of whole lines; each entry is read, then the table is emptied. */
 static int scan_chunk(struct libmnt_table *t, struct scan *s, char *buf, size_t len,
                       const char *name)
@@ -131,6 +150,8 @@ static int scan_chunk(struct libmnt_table *t, struct scan *s, char *buf, size_t 
 
         if (!it || !(f = fmemopen(buf, len, "r")))
                 return -ENOMEM;
+        mnt_table_set_userdata(t, s);
+        mnt_table_set_parser_errcb(t, parse_error);
         r = mnt_table_parse_stream(t, f, name);
         fclose(f);
         while (r >= 0 && mnt_table_next_fs(t, it, &fs) == 0)
@@ -144,6 +165,7 @@ static int scan_table(const struct paths *p, struct scan *s)
         _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
         _cleanup_free_ char *buf = malloc(SCAN_CHUNK), *line = NULL;
         size_t len = 0, cap = 0;
+        unsigned lineno = 0;
         ssize_t n;
         int r = 0;
 
@@ -152,16 +174,28 @@ static int scan_table(const struct paths *p, struct scan *s)
         _cleanup_(fclosep) FILE *f = NULL;
         if ((r = open_mountinfo(p, -1, &f)) < 0)
                 return r;
+        errno = 0;
         while (r >= 0 && (n = getline(&line, &cap, f)) > 0) {
-                if (len + (size_t)n > SCAN_CHUNK && len) {
+                lineno++;
+                if ((len + (size_t)n > SCAN_CHUNK || (size_t)n > SCAN_CHUNK) && len) {
                         r = scan_chunk(t, s, buf, len, p->mountinfo);
+                        s->line0 = lineno - 1;
                         len = 0;
                 }
-                if ((size_t)n > SCAN_CHUNK)
-                        continue; /* no mountinfo line is that long */
+                if ((size_t)n > SCAN_CHUNK) {
+                        /* no mountinfo line is that long */
+                        if (r >= 0 && s->c)
+                                r = clients_add_problem(s->c, lineno, -1, NULL,
+                                                        "longer than 256 KiB; skipped");
+                        s->line0 = lineno;
+                        continue;
+                }
                 memcpy(buf + len, line, (size_t)n);
                 len += (size_t)n;
         }
+        /* a directory, an I/O error: not an empty mount table */
+        if (r >= 0 && ferror(f))
+                r = errno ? -errno : -EIO;
         if (r >= 0 && len)
                 r = scan_chunk(t, s, buf, len, p->mountinfo);
         return r;

@@ -107,3 +107,88 @@ int load_rpc_switches(const struct paths *p, struct rpc_switch **ret, size_t *re
         *ret_n = n;
         return 0;
 }
+
+/* One transport directory of a switch: its server, local port and state; -ENOENT to skip. */
+static int read_xprt_state(const struct paths *p, const char *dir, struct xprt_state *ret)
+{
+        char path[PATH_MAX], buf[1024];
+        unsigned long port;
+        int r;
+
+        if (snprintf(path, sizeof(path), "%s/xprt_info", dir) >= (int)sizeof(path))
+                return -ENOENT;
+        if ((r = read_attr(p, path, buf, sizeof(buf))) < 0)
+                return r;
+        if (attr_uint(buf, "src_port", &port) < 0 || port > 65535)
+                return -EOPNOTSUPP; /* a kernel that does not say: not known */
+        ret->srcport = (unsigned)port;
+        if (snprintf(path, sizeof(path), "%s/dstaddr", dir) >= (int)sizeof(path))
+                return -ENOENT;
+        if ((r = read_attr(p, path, buf, sizeof(buf))) < 0)
+                return r;
+        buf[strcspn(buf, "\n")] = '\0';
+        if (nfs_addr_parse(buf, &ret->addr) < 0)
+                return -ENOENT;
+        if (snprintf(path, sizeof(path), "%s/xprt_state", dir) >= (int)sizeof(path))
+                return -ENOENT;
+        if ((r = read_attr(p, path, buf, sizeof(buf))) < 0)
+                return r;
+        ret->offline = strstr(buf, "OFFLINE") || strstr(buf, "REMOVE");
+        return 0;
+}
+
+static int switch_xprt_states(const struct paths *p, const char *dir, struct xprt_state **v,
+                              size_t *n)
+{
+        _cleanup_(closedirp) DIR *d = opendir(dir);
+        char path[PATH_MAX];
+        int r = 0;
+
+        if (!d)
+                return -errno;
+        for (struct dirent *de; r == 0 && (de = readdir(d));) {
+                struct xprt_state x = { 0 };
+                if (strncmp(de->d_name, "xprt-", 5) != 0)
+                        continue;
+                if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
+                        continue;
+                if ((r = read_xprt_state(p, path, &x)) == -ENOENT) {
+                        r = 0;
+                        continue;
+                }
+                if (r == 0 && array_grow(v, *n) < 0)
+                        return -ENOMEM;
+                if (r == 0)
+                        (*v)[(*n)++] = x;
+        }
+        return r;
+}
+
+int load_rpc_xprt_states(const struct paths *p, struct xprt_state **ret, size_t *ret_n)
+{
+        _cleanup_free_ char *top = NULL;
+        _cleanup_free_ struct xprt_state *v = NULL;
+        char path[PATH_MAX];
+        size_t n = 0;
+        int r = 0;
+
+        if (asprintf(&top, "%s/kernel/sunrpc/xprt-switches", p->sysfs) < 0)
+                return -ENOMEM;
+        _cleanup_(closedirp) DIR *d = opendir(top);
+        if (!d)
+                return -errno;
+        for (struct dirent *de; r == 0 && (de = readdir(d));) {
+                if (strncmp(de->d_name, "switch-", 7) != 0)
+                        continue;
+                if (snprintf(path, sizeof(path), "%s/%s", top, de->d_name) >= (int)sizeof(path))
+                        continue;
+                r = switch_xprt_states(p, path, &v, &n);
+                if (r == -ENOENT)
+                        r = 0; /* the switch went away meanwhile */
+        }
+        if (r < 0)
+                return r;
+        *ret = steal_pointer(&v);
+        *ret_n = n;
+        return 0;
+}

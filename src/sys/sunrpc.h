@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "core/clients.h"
+#include "core/mountstats.h"
 #include "sys/paths.h"
 
 /*
@@ -12,3 +13,8 @@
  * address and port.  -ENOENT when the kernel has no such directory.
  */
 int load_rpc_switches(const struct paths *p, struct rpc_switch **ret, size_t *ret_n);
+/*
+ * Every transport of those switches with its server, local port and state.  -ENOENT when the
+ * kernel has no such directory, -EOPNOTSUPP when its xprt_info shows no src_port; -errno.
+ */
+int load_rpc_xprt_states(const struct paths *p, struct xprt_state **ret, size_t *ret_n);

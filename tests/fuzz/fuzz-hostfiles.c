@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         break;
         /* every entry taken once, then none */
         for (size_t i = 0; i < ms.n; i++)
-                if (mountstats_take(&ms, ms.v[i].target) < 0 && !ms.v[i].taken)
+                if (!mountstats_take(&ms, ms.v[i].target) && !ms.v[i].taken)
                         abort();
         mountstats_done(&ms);
         free(text);

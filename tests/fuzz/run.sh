@@ -8,7 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 secs=${1:-600}; shift || true
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(config mountinfo cmdline request record hostfiles pathsplit)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(config mountinfo cmdline request record hostfiles pathsplit textfile finding)
 b=build-fuzz
 if [ ! -d "$b" ]; then CC=clang meson setup "$b" -Dfuzz=true -Dlab=disabled >/dev/null || exit 2; fi
 meson compile -C "$b" >/dev/null || exit 2

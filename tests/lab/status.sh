@@ -71,11 +71,82 @@ status_findings() {
 	out_has "warning: [fstab-nconnect-conflict] fstab: $g (entry 2, nconnect=8) and $f (entry 1, nconnect=2) will share one NFS client ($SRV port 2049, tcp, NFSv4.2)" || return
 	out_has "warning: [udev-rule-shadowed] /etc/udev/rules.d/99-nfs.rules shadows nfs-utils' /usr/lib/udev/rules.d/99-nfs.rules" || return
 	out_matches "^$SRV2 +2049 +tcp +3 +4 *\$" "the hidden client, its 4 connections from sunrpc" || return
-	value_is "findings" "$(printf '%s\n' "$OUT" | grep -c '^warning: \[')" 5 "nothing else" || return
+	value_is "findings" "$(printf '%s\n' "$OUT" | grep -c 'warning: \[')" 5 "nothing else" || return
 	OUT=$(cat /lab/results/status-findings.prom)
-	out_has "nfs_tuned_mount_nconnect{target=\"$b\"} 2" || return
-	out_has "nfs_tuned_mount_nconnect_requested{target=\"$b\"} 8" || return
-	out_has "nfs_tuned_mount_read_ahead_bytes{target=\"$a\"} 4194304" || return
+	out_has "nfs_tuned_client_nconnect{mountaddr=\"$SRV\",port=\"2049\",protocol=\"tcp\",vers=\"4.1\"} 2" || return
+	out_matches "^nfs_tuned_mount_info\\{mountpoint=\"$b\",.*,nconnect_requested=\"8\"," || return
+	out_matches "^nfs_tuned_mount_info\\{mountpoint=\"$a\",.*,read_ahead_bytes=\"4194304\"," || return
 	out_has "nfs_tuned_hidden_clients 1" || return
+	out_has "nfs_tuned_status_success 1" "every input read, as nobody" || return
 }
 t status-findings status_findings
+
+# the local ports of the mount on DIR's transports (the second field of its xprt: lines)
+xprt_ports() {
+	awk -v d="$1" '$1 == "device" { on = ($5 == d) } on && $1 == "xprt:" { print $3 }' \
+		/proc/self/mountstats
+}
+# the sunrpc sysfs directory of the transport to ADDR from local PORT that is not the main one
+xprt_dir_of() {
+	local x
+	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*; do
+		[ "$(cat "$x/dstaddr" 2>/dev/null)" = "$1" ] || continue
+		grep -qx "src_port=$2" "$x/xprt_info" 2>/dev/null || continue
+		grep -qx "main_xprt=0" "$x/xprt_info" 2>/dev/null || continue
+		echo "$x"
+		return 0
+	done
+	return 1
+}
+# "TOTAL MIN" of the comma-separated sends of the line of DIR in OUT (-rn -o target,...,xprt-sends)
+sends_of() {
+	printf '%s\n' "$OUT" | awk -v d="$1" '$1 == d { n = split($NF, s, ","); t = 0; m = -1
+		for (i = 1; i <= n; i++) { t += s[i]; if (m < 0 || s[i] < m) m = s[i] }
+		print t, m, n }'
+}
+
+# Per-connection figures on the real kernel: fio over nconnect=4 spreads its requests over all
+# four transports; one taken offline through the sunrpc sysfs (rpcctl's xprt_state) is a
+# transports-down finding.
+status_transports() {
+	local n total min cnt port x err before after
+	need_status || return
+	command -v fio >/dev/null || { skip "fio not in the lab image"; return; }
+	n=$(mp n)
+	hrun $SRV:/export/a "$n" -o vers=4.1,nconnect=4
+	mounted "$n" || return
+	fio --name=spread --directory="$n" --rw=write --bs=256k --size=4m --numjobs=4 \
+		--iodepth=4 --ioengine=libaio --direct=1 --time_based --runtime=6 >/dev/null 2>&1 ||
+		{ fail "fio failed"; return; }
+	srun -rn -o target,nconnect,xprts,live,xprt-sends "$n"
+	status_is 0 "four connections, all live" || return
+	read -r total min cnt <<<"$(sends_of "$n")"
+	log "  sends over the four transports while fio ran: $(printf '%s\n' "$OUT" | head -1)"
+	value_is "transports" "$cnt" 4 || return
+	[ "$min" -ge $((total / 10)) ] ||
+		{ fail "a transport carried $min of $total requests: not all four carry load"; return; }
+	out_matches "^$n 4 4 4 " "NCONNECT XPRTS LIVE" || return
+	# one of them offline
+	port=$(xprt_ports "$n" | sed -n 2p)
+	x=$(xprt_dir_of "$SRV" "$port") ||
+		{ skip "kernel $(uname -r): no sunrpc sysfs transport with src_port=$port and main_xprt=0 ($(ls /sys/kernel/sunrpc/xprt-switches 2>&1 | head -c 200))"; return; }
+	log "  $x: $(tr '\n' ' ' <"$x/xprt_info"); $(cat "$x/xprt_state")"
+	if ! err=$(echo offline 2>&1 >"$x/xprt_state"); then
+		skip "kernel $(uname -r) refuses xprt_state offline: $err"
+		return
+	fi
+	log "  after offline: $(cat "$x/xprt_state")"
+	before=$(sends_of "$n")
+	fio --name=spread --directory="$n" --rw=write --bs=256k --size=4m --numjobs=4 \
+		--iodepth=4 --ioengine=libaio --direct=1 --time_based --runtime=4 >/dev/null 2>&1
+	srun -rn -o target,nconnect,xprts,live,xprt-sends "$n"
+	after=$(sends_of "$n")
+	log "  sends with one transport offline: $(printf '%s\n' "$OUT" | grep "^$n ") (before: $before)"
+	echo online >"$x/xprt_state" 2>/dev/null
+	status_is 1 "a finding" || return
+	out_matches "^$n 4 4 3 " "LIVE 3" || return
+	out_has "[transports-down] the NFS client of $SRV (tcp, NFSv4.1) that $n set up has 3 live transports of the nconnect=4" || return
+	srun -rn -o target,live "$n"
+	value_is "back online" "$OUT" "$n 4" || return
+}
+t status-transports status_transports

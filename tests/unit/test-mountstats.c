@@ -5,6 +5,8 @@
 #include "core/mountstats.h"
 #include "unit.h"
 
+#define T "\txprt:\ttcp 1 1 1 0 0 9 9 0 9 0 2 0 0"
+
 /* As the kernel prints it, trimmed: mount points escaped with \ooo (seq_escape). */
 static const char *const lines[] = {
         "device rootfs mounted on / with fstype rootfs",
@@ -17,44 +19,49 @@ static const char *const lines[] = {
         "\txprt:\ttcp 872 1 1 0 0 2 2 0 2 0 2 0 0",
         "\tper-op statistics",
         "device srv:/c mounted on /mnt/c with fstype nfs statvers=1.1",
-        "  xprt:\tudp 0 1 2 3",
+        "  xprt:\tudp 0 1 2 3 4 5 6 7 8 9",
+        "\txprt: GARBAGE",                                /* not counted */
+        "\txprt:\tudp 0 1 2 3",                            /* too few numbers */
+        "\txprt:\ttcp 1 1 1 0 0 9 9 0 9 0 2 0 0 7",         /* too many for tcp */
+        "\txprt:\ttcp 1 1 1 0 0 9 x 0 9 0 2 0 0",           /* not a number */
         "device srv:/d1 mounted on /mnt/d with fstype nfs4 statvers=1.1",
-        "\txprt:\ttcp 1",
+        T,
         "device srv:/d2 mounted on /mnt/d with fstype nfs4 statvers=1.1",
-        "\txprt:\ttcp 1",
-        "\txprt:\ttcp 2",
-        "\txprt:\ttcp 3",
+        T,
+        T,
+        "\txprt:\trdma 0 1 1 0 0 9 9 0 9 0 2 0 0 5 5 5 5",
         "device tmpfs mounted on /mnt/e with fstype tmpfs",
-        "\txprt:\ttcp 1",
+        T,
         "device srv:/f mounted on /mnt/f with fstype nfs4x statvers=1.1",
-        "\txprt:\ttcp 1",
+        T,
         "device srv:/g mounted on /mnt/back\\134slash\\011tab with fstype nfs statvers=1.1",
         "device srv:/h mounted on /mnt/odd\\9x\\04 with fstype nfs4 statvers=1.1",
-        "\txprt:\ttcp 1",
+        "\txprt:\tlocal 1 1 0 0 9 9 0 9 0 2 0 0",
         "\txprtx",
         "device broken line without the words",
-        "\txprt:\ttcp 1", /* after a line that names no mount: counted for none */
+        T, /* after a line that names no mount: counted for none */
         "",
 };
 
 static const struct {
         const char *target;
-        int xprts;
+        int xprts;      /* well-formed xprt lines; -1: no entry */
+        unsigned bad;
 } takes[] = {
-        { "/mnt/a b", 2 },
-        { "/mnt/a b", -1 },   /* taken */
-        { "/mnt/a\\040b", -1 }, /* the escaped form is not a mount point */
-        { "/mnt/c", 1 },
-        { "/mnt/d", 1 },      /* mounted over: in the file's order */
-        { "/mnt/d", 3 },
-        { "/mnt/d", -1 },
-        { "/proc", -1 },
-        { "/", -1 },
-        { "/mnt/e", -1 },
-        { "/mnt/f", -1 },
-        { "/mnt/back\\slash\ttab", 0 },
-        { "/mnt/odd\\9x\\04", 1 },
-        { "/nowhere", -1 },
+        { "/mnt/a b", 2, 0 },
+        { "/mnt/a b", -1, 0 },   /* taken */
+        { "/mnt/a\\040b", -1, 0 }, /* the escaped form is not a mount point */
+        { "/mnt/c", 1, 4 },
+        { "/mnt/d", 1, 0 },      /* mounted over: in the file's order */
+        { "/mnt/d", 3, 0 },
+        { "/mnt/d", -1, 0 },
+        { "/proc", -1, 0 },
+        { "/", -1, 0 },
+        { "/mnt/e", -1, 0 },
+        { "/mnt/f", -1, 0 },
+        { "/mnt/back\\slash\ttab", 0, 0 },
+        { "/mnt/odd\\9x\\04", 1, 0 },
+        { "/nowhere", -1, 0 },
 };
 
 START_TEST(test_mountstats)
@@ -65,9 +72,11 @@ START_TEST(test_mountstats)
                 ck_assert_int_eq(mountstats_feed(&s, lines[i]), 0);
         ck_assert_uint_eq(s.n, 6);
         for (size_t i = 0; i < ELEMS(takes); i++) {
-                int got = mountstats_take(&s, takes[i].target);
+                const struct mountstats_entry *e = mountstats_take(&s, takes[i].target);
+                int got = e ? (int)e->nxprts : -1;
                 ck_assert_msg(got == takes[i].xprts, "take %zu (%s): %d, want %d", i,
                               takes[i].target, got, takes[i].xprts);
+                ck_assert_uint_eq(e ? e->bad_xprts : 0, takes[i].bad);
         }
         mountstats_done(&s);
         ck_assert_uint_eq(s.n, 0);
@@ -80,8 +89,59 @@ START_TEST(test_mountstats_empty)
         struct mountstats s = { 0 };
 
         ck_assert_int_eq(mountstats_feed(&s, "\txprt:\ttcp 1"), 0);
-        ck_assert_int_eq(mountstats_take(&s, "/"), -1);
+        ck_assert_ptr_null(mountstats_take(&s, "/"));
         mountstats_done(&s);
+}
+END_TEST
+
+/* The figures of each transport, as the kernel's xs_*_print_stats lay them out. */
+START_TEST(test_parse_xprt)
+{
+        struct xprt_stats x;
+
+        ck_assert_int_eq(mountstats_parse_xprt("\ttcp 871 1 2 3 4 500 499 0 7 11 65 13 17", &x), 0);
+        ck_assert_str_eq(x.proto, "tcp");
+        ck_assert_uint_eq(x.srcport, 871);
+        ck_assert_uint_eq(x.sends, 500);
+        ck_assert_uint_eq(x.recvs, 499);
+        ck_assert_uint_eq(x.backlog, 11);
+        ck_assert_uint_eq(x.pending, 17);
+        ck_assert_int_eq(mountstats_parse_xprt("udp 700 1 50 49 0 7 11 65 13 17", &x), 0);
+        ck_assert_uint_eq(x.srcport, 700);
+        ck_assert_uint_eq(x.sends, 50);
+        ck_assert_uint_eq(x.backlog, 11);
+        ck_assert_int_eq(mountstats_parse_xprt("local 1 2 3 -4 60 59 0 7 11 65 13 17", &x), 0);
+        ck_assert_uint_eq(x.srcport, 0);
+        ck_assert_uint_eq(x.sends, 60);
+        ck_assert_int_eq(mountstats_parse_xprt("rdma 0 1 2 3 4 80 79 0 7 11 65 13 17 1 2 3", &x), 0);
+        ck_assert_uint_eq(x.sends, 80);
+        static const char *const bad[] = {
+                "GARBAGE", "", "tcp", "tcp 1 2 3", "tcp 70000 1 2 3 4 5 6 7 8 9 10 11 12",
+                "tcp 1 2 3 4 5 6 7 8 9 10 11 12 13 14", "tcpx 1 2 3 4 5 6 7 8 9 10 11 12 13",
+                "tcp 1 2 3 4 5 6 7 8 9 10 11 12 1x", "tcp 1 2 3 4 5 6 7 8 9 10 11 12 -",
+                "udp 1 2 3 4 5 6 7 8 9", "rdma 1 2 3", "tcp 1 2 3 4 5 6 7 8 9 10 11 12 123456789012345678901",
+        };
+        for (size_t i = 0; i < ELEMS(bad); i++)
+                ck_assert_msg(mountstats_parse_xprt(bad[i], &x) == -EINVAL, "accepted: %s", bad[i]);
+}
+END_TEST
+
+/* Transports the sunrpc sysfs shows offline, matched by server and local port. */
+START_TEST(test_offline)
+{
+        struct xprt_stats xs[3] = { { .srcport = 801 }, { .srcport = 802 }, { .srcport = 0 } };
+        struct mountstats_entry e = { .xprts = xs, .nxprts = 3 };
+        struct xprt_state st[3] = { { .srcport = 801 }, { .srcport = 802, .offline = true },
+                                    { .srcport = 0, .offline = true } };
+        struct nfs_addr a, other;
+
+        ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &a), 0);
+        ck_assert_int_eq(nfs_addr_parse("10.0.0.2", &other), 0);
+        for (size_t i = 0; i < 3; i++)
+                st[i].addr = a;
+        ck_assert_int_eq(mountstats_offline(&e, &a, st, 3), 1);
+        ck_assert_int_eq(mountstats_offline(&e, &other, st, 3), 0);
+        ck_assert_int_eq(mountstats_offline(&e, &a, st, 0), 0);
 }
 END_TEST
 
@@ -91,6 +151,8 @@ static Suite *make_suite(void)
         TCase *tc = tcase_create("core");
         tcase_add_test(tc, test_mountstats);
         tcase_add_test(tc, test_mountstats_empty);
+        tcase_add_test(tc, test_parse_xprt);
+        tcase_add_test(tc, test_offline);
         suite_add_tcase(s, tc);
         return s;
 }

@@ -249,6 +249,8 @@ START_TEST(test_analyse)
         struct config conf = { 0 };
         struct mount_record recs[MAXM] = { 0 };
         struct status_facts facts[MAXM] = { 0 };
+        struct mountstats_entry ents[MAXM] = { 0 };
+        struct xprt_stats xs[16] = { 0 };
         struct status_report rep = { 0 };
         size_t n = build(&c, _i);
 
@@ -261,7 +263,10 @@ START_TEST(test_analyse)
                         facts[i].record = &recs[i];
                 }
                 facts[i].fstab_options = fr->fstab;
-                facts[i].xprts = fr->xprts;
+                /* that many well-formed xprt: lines, none offline */
+                ents[i] = (struct mountstats_entry){ .xprts = xs, .nxprts = (size_t)fr->xprts };
+                facts[i].stats = fr->xprts >= 0 ? &ents[i] : NULL;
+                facts[i].offline = fr->xprts >= 0 ? 0 : -1;
                 facts[i].ra_now = fr->ra_now;
         }
         ck_assert_int_eq(status_analyse_mounts(&c, facts, &conf, PAGE_KB, &rep), 0);
@@ -292,7 +297,9 @@ START_TEST(test_row_fields)
 {
         struct clients c = { 0 };
         struct config conf = { 0 };
-        struct status_facts facts[2] = { { NULL, NULL, 3, 2048 }, { NULL, NULL, -1, -1 } };
+        struct xprt_stats xs[3] = { 0 };
+        struct mountstats_entry e = { .xprts = xs, .nxprts = 3 };
+        struct status_facts facts[2] = { { NULL, NULL, &e, 1, 2048 }, { NULL, NULL, NULL, -1, -1 } };
         struct status_report rep = { 0 };
         struct nfs_mount a, b;
 
@@ -317,6 +324,8 @@ START_TEST(test_row_fields)
                 ck_assert(!rep.mounts[i].ra_shared);
         }
         ck_assert_int_eq(rep.mounts[0].xprts, 3);
+        ck_assert_int_eq(rep.mounts[0].live, 2);
+        ck_assert_int_eq(rep.mounts[1].live, -1);
         ck_assert_int_eq(rep.mounts[0].ra_now, 2048);
         ck_assert_int_eq(rep.mounts[1].xprts, -1);
         ck_assert_int_eq(rep.mounts[1].ra_now, -1);

@@ -12,19 +12,30 @@
 
 #define OPTS(extra) "rw,vers=4.2,rsize=1048576,hard,proto=tcp,sec=sys,addr=10.0.0.1" extra
 
-/* A mount point with every character a label value escapes. */
+/* A mount point with every character a label value escapes: quote, backslash, a control
+ * byte (as \x0a, the rule of core/escape.c), and one that is not UTF-8 (\xe9). */
 #define ODD "/mnt/q\"a\\b\nc"
-#define ODD_LABEL "target=\"/mnt/q\\\"a\\\\b\\nc\""
+#define ODD_LABEL "mountpoint=\"/mnt/q\\\"a\\\\b\\\\x0ac\""
+#define LATIN1 "/mnt/caf\xe9"
+#define LATIN1_LABEL "mountpoint=\"/mnt/caf\\\\xe9\""
+#define UTF8 "/mnt/caf\xc3\xa9"
+
+static struct xprt_stats xa[4] = { { .sends = 100 }, { .sends = 200 }, { .sends = 300 },
+                                   { .sends = 400, .recvs = 399, .backlog = 7 } };
+static struct mountstats_entry ea = { .xprts = xa, .nxprts = 4 };
+static struct mountstats_entry e1 = { .xprts = xa, .nxprts = 1 };
 
 static const struct {
         const char *opts, *target, *source;
         unsigned dev;
         struct status_facts f;
 } mounts[] = {
-        { OPTS(",nconnect=4"), "/a", "srv:/a", 40, { NULL, "nconnect=8", 4, 2048 } },
-        { OPTS(",nconnect=4"), ODD, "srv:/odd", 41, { NULL, NULL, -1, -1 } },
-        { OPTS(",nconnect=4"), "/s", "srv:/s1", 42, { NULL, "nconnect=2", 1, 128 } },
-        { OPTS(",nconnect=4"), "/s", "srv:/s2", 43, { NULL, "nconnect=4", 4, 1024 } },
+        { OPTS(",nconnect=4"), "/a", "srv:/a", 40, { NULL, "nconnect=8", &ea, 0, 2048 } },
+        { OPTS(",nconnect=4"), ODD, "srv:/odd", 41, { NULL, NULL, NULL, -1, -1 } },
+        { OPTS(",nconnect=4"), "/s", "srv:/s1", 42, { NULL, "nconnect=2", &e1, 0, 128 } },
+        { OPTS(",nconnect=4"), "/s", "srv:/s2", 43, { NULL, "nconnect=4", &ea, 0, 1024 } },
+        { OPTS(",nconnect=4"), LATIN1, "srv:/l", 44, { NULL, NULL, &ea, 0, 1024 } },
+        { OPTS(",nconnect=4"), UTF8, "srv:/u", 45, { NULL, NULL, &ea, 0, 1024 } },
 };
 
 /* The report of the table above, and what status_prometheus() wrote for it. */
@@ -54,9 +65,12 @@ static char *prometheus_of(struct status_report *rep)
         ck_assert_int_eq(status_add_finding(rep, SEV_WARNING, F_RA_LOST, ODD, "x"), 0);
         ck_assert_int_eq(status_add_finding(rep, SEV_WARNING, F_UDEV_SHADOW, NULL, "y"), 0);
         ck_assert_int_eq(status_add_finding(rep, SEV_WARNING, F_UDEV_WRITER, NULL, "z"), 0);
+        struct status_inputs in = { 0 };
+        ck_assert_int_eq(status_inputs_add(&in, IN_BDI, "x"), 0);
         FILE *out = open_memstream(&text, &len);
         ck_assert_ptr_nonnull(out);
-        ck_assert_int_eq(status_prometheus(out, rep, &c, "1.2\"3"), 0);
+        ck_assert_int_eq(status_prometheus(out, rep, &c, &in, "1.2\"3"), 0);
+        status_inputs_done(&in);
         ck_assert_int_eq(fclose(out), 0);
         config_done(&conf);
         clients_done(&c);
@@ -71,46 +85,56 @@ static size_t count(const char *text, const char *needle)
         return n;
 }
 
+#define CLIENT "mountaddr=\"10.0.0.1\",port=\"2049\",protocol=\"tcp\",vers=\"4.2\""
+
 /* Series expected exactly once, as whole lines. */
 static const char *const present[] = {
         "nfs_tuned_build_info{version=\"1.2\\\"3\"} 1\n",
-        "nfs_tuned_mount_info{target=\"/a\",source=\"srv:/a\",server=\"10.0.0.1\",port=\"2049\","
-        "proto=\"tcp\",vers=\"4.2\",sec=\"sys\",set_by=\"/a\",record=\"none\"} 1\n",
-        "nfs_tuned_mount_info{" ODD_LABEL ",source=\"srv:/odd\",server=\"10.0.0.1\","
-        "port=\"2049\",proto=\"tcp\",vers=\"4.2\",sec=\"sys\",set_by=\"/a\",record=\"none\"} 1\n",
-        "nfs_tuned_mount_info{target=\"/s\",source=\"srv:/s2\",",
-        "nfs_tuned_mount_nconnect_requested{target=\"/a\"} 8\n",
-        "nfs_tuned_mount_nconnect_requested{target=\"/s\"} 4\n",
-        "nfs_tuned_mount_nconnect{" ODD_LABEL "} 4\n",
-        "nfs_tuned_mount_transports{target=\"/a\"} 4\n",
-        "nfs_tuned_mount_transports{target=\"/s\"} 4\n",
-        "nfs_tuned_mount_read_ahead_bytes{target=\"/a\"} 2097152\n",
-        "nfs_tuned_mount_read_ahead_bytes{target=\"/s\"} 1048576\n",
-        "nfs_tuned_mount_read_ahead_wanted_bytes{target=\"/a\"} 1048576\n",
-        "nfs_tuned_mount_read_ahead_wanted_bytes{" ODD_LABEL "} 1048576\n",
+        /* an input could not be read: the answer is not whole */
+        "nfs_tuned_status_success 0\n",
+        "nfs_tuned_input_success{input=\"bdi\"} 0\n",
+        "nfs_tuned_input_success{input=\"mountinfo\"} 1\n",
+        "nfs_tuned_input_success{input=\"nfsmount_conf\"} 1\n",
+        "nfs_tuned_mount_info{mountpoint=\"/a\",export=\"srv:/a\"," CLIENT ",sec=\"sys\","
+        "set_by=\"/a\",record=\"none\",nconnect_requested=\"8\",read_ahead_bytes=\"2097152\","
+        "read_ahead_wanted_bytes=\"1048576\"} 1\n",
+        /* not known: an empty label, the series stays */
+        "nfs_tuned_mount_info{" ODD_LABEL ",export=\"srv:/odd\"," CLIENT ",sec=\"sys\","
+        "set_by=\"/a\",record=\"none\",nconnect_requested=\"\",read_ahead_bytes=\"\","
+        "read_ahead_wanted_bytes=\"1048576\"} 1\n",
+        "nfs_tuned_mount_info{mountpoint=\"/s\",export=\"srv:/s2\",",
+        "nfs_tuned_mount_info{" LATIN1_LABEL ",",
+        "nfs_tuned_mount_info{mountpoint=\"" UTF8 "\",",
+        /* the client once, with its transports */
+        "nfs_tuned_client_nconnect{" CLIENT "} 4\n",
+        "nfs_tuned_client_transports{" CLIENT "} 4\n",
+        "nfs_tuned_client_transports_live{" CLIENT "} 4\n",
+        "nfs_tuned_client_transport_sends_total{" CLIENT ",transport=\"0\"} 100\n",
+        "nfs_tuned_client_transport_sends_total{" CLIENT ",transport=\"3\"} 400\n",
+        "nfs_tuned_client_transport_receives_total{" CLIENT ",transport=\"3\"} 399\n",
+        "nfs_tuned_client_transport_backlog_total{" CLIENT ",transport=\"3\"} 7\n",
+        "# TYPE nfs_tuned_client_transport_sends_total counter\n",
         "nfs_tuned_hidden_clients 0\n",
         /* the analysis found nconnect-differs and read-ahead-lost on /a, and on /s (from the
          * mount under it) nconnect-inherited and read-ahead-lost */
-        "nfs_tuned_findings{code=\"nconnect-differs\",target=\"/a\"} 1\n",
-        "nfs_tuned_findings{code=\"read-ahead-lost\",target=\"/a\"} 2\n",
-        "nfs_tuned_findings{code=\"nconnect-inherited\",target=\"/s\"} 1\n",
-        "nfs_tuned_findings{code=\"read-ahead-lost\",target=\"/s\"} 1\n",
+        "nfs_tuned_findings{code=\"nconnect-differs\",mountpoint=\"/a\"} 1\n",
+        "nfs_tuned_findings{code=\"read-ahead-lost\",mountpoint=\"/a\"} 2\n",
+        "nfs_tuned_findings{code=\"nconnect-inherited\",mountpoint=\"/s\"} 1\n",
+        "nfs_tuned_findings{code=\"read-ahead-lost\",mountpoint=\"/s\"} 1\n",
         "nfs_tuned_findings{code=\"read-ahead-lost\"," ODD_LABEL "} 1\n",
-        "nfs_tuned_findings{code=\"udev-rule-shadowed\",target=\"\"} 2\n",
-        "nfs_tuned_findings{code=\"udev-rule-overrides\",target=\"\"} 1\n",
+        "nfs_tuned_findings{code=\"udev-rule-shadowed\",mountpoint=\"\"} 2\n",
+        "nfs_tuned_findings{code=\"udev-rule-overrides\",mountpoint=\"\"} 1\n",
         "# TYPE nfs_tuned_findings gauge\n",
 };
 
-/* Series that must not be there: unknown values, and the mount hidden under /s. */
+/* What must not be there: the mount hidden under /s, raw bytes a label escapes. */
 static const char *const absent[] = {
-        "nfs_tuned_mount_nconnect_requested{" ODD_LABEL "}",
-        "nfs_tuned_mount_transports{" ODD_LABEL "}",
-        "nfs_tuned_mount_read_ahead_bytes{" ODD_LABEL "}",
-        "source=\"srv:/s1\"",
-        "} 131072\n", /* /s1's read-ahead */
-        "nfs_tuned_mount_nconnect_requested{target=\"/s\"} 2\n",
-        "nfs_tuned_mount_transports{target=\"/s\"} 1\n",
-        "\nc\"", /* a raw newline in a label */
+        "export=\"srv:/s1\"",
+        "read_ahead_bytes=\"131072\"", /* /s1's read-ahead */
+        "\nc\"",                        /* a raw newline in a label */
+        "\xe9",                         /* a byte that is not UTF-8 */
+        "transport=\"4\"",
+        "target=",
 };
 
 START_TEST(test_prometheus)
@@ -123,11 +147,13 @@ START_TEST(test_prometheus)
                               text);
         for (size_t i = 0; i < ELEMS(absent); i++)
                 ck_assert_msg(!strstr(text, absent[i]), "never: '%s' in\n%s", absent[i], text);
-        /* one series per mount point for each per-mount metric */
-        ck_assert_uint_eq(count(text, "\nnfs_tuned_mount_info{"), 3);
-        ck_assert_uint_eq(count(text, "\nnfs_tuned_mount_nconnect{"), 3);
-        ck_assert_uint_eq(count(text, "target=\"/s\""), 8);
+        /* one series per mount point, one per client, one per transport */
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_mount_info{"), 5);
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_client_nconnect{"), 1);
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_client_transport_sends_total{"), 4);
+        ck_assert_uint_eq(count(text, "mountpoint=\"/s\""), 3);
         ck_assert_uint_eq(count(text, "\nnfs_tuned_findings{"), 7);
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_input_success{"), IN__MAX);
         /* every line is a comment or a series with a value */
         for (const char *p = text; *p; p = strchr(p, '\n') + 1) {
                 size_t n = strcspn(p, "\n");
@@ -147,13 +173,15 @@ START_TEST(test_prometheus_empty)
         char *text = NULL;
         size_t len = 0;
         FILE *out = open_memstream(&text, &len);
+        struct status_inputs in = { 0 };
 
         ck_assert_ptr_nonnull(out);
-        ck_assert_int_eq(status_prometheus(out, &rep, &c, NULL), 0);
+        ck_assert_int_eq(status_prometheus(out, &rep, &c, &in, ""), 0);
         ck_assert_int_eq(fclose(out), 0);
         ck_assert_ptr_nonnull(strstr(text, "nfs_tuned_build_info{version=\"\"} 1\n"));
         ck_assert_ptr_nonnull(strstr(text, "nfs_tuned_hidden_clients 0\n"));
-        ck_assert_ptr_null(strstr(text, "target="));
+        ck_assert_ptr_nonnull(strstr(text, "nfs_tuned_status_success 1\n"));
+        ck_assert_ptr_null(strstr(text, "mountpoint="));
         free(text);
 }
 END_TEST

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/escape.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t utf8_sequence_length(const unsigned char *s)
+{
+        size_t n;
+        unsigned cp;
+
+        if (s[0] < 0x80)
+                return 1;
+        if (s[0] >= 0xc2 && s[0] <= 0xdf)
+                n = 2, cp = s[0] & 0x1f;
+        else if (s[0] >= 0xe0 && s[0] <= 0xef)
+                n = 3, cp = s[0] & 0x0f;
+        else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+                n = 4, cp = s[0] & 0x07;
+        else
+                return 0;
+        for (size_t i = 1; i < n; i++) {
+                if ((s[i] & 0xc0) != 0x80)
+                        return 0; /* also stops at the NUL */
+                cp = cp << 6 | (s[i] & 0x3f);
+        }
+        /* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
+        if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+                return 0;
+        return n;
+}
+
+/* How many bytes of `p` stay as they are (0: escape the first one). */
+static size_t keep(const unsigned char *p, int flags)
+{
+        if (*p < 0x20 || *p == 0x7f)
+                return 0;
+        if (*p < 0x80 || !(flags & ESCAPE_UTF8))
+                return 1;
+        return utf8_sequence_length(p);
+}
+
+char *escape_text(const char *text, int flags)
+{
+        char *buf = malloc(4 * strlen(text) + 1), *q = buf;
+
+        if (!buf)
+                return NULL;
+        for (const unsigned char *p = (const unsigned char *)text; *p;) {
+                size_t n = keep(p, flags);
+                if (n == 0) {
+                        q += sprintf(q, "\\x%02x", *p++);
+                        continue;
+                }
+                memcpy(q, p, n);
+                q += n;
+                p += n;
+        }
+        *q = '\0';
+        return buf;
+}
+
+void prom_write_label_value(FILE *out, const char *value)
+{
+        const unsigned char *p = (const unsigned char *)(value ? value : "");
+
+        fputc('"', out);
+        while (*p) {
+                size_t n = keep(p, ESCAPE_UTF8);
+                if (n == 0)
+                        fprintf(out, "\\\\x%02x", *p++);
+                else if (*p == '\\' || *p == '"')
+                        fprintf(out, "\\%c", *p++);
+                else {
+                        fwrite(p, 1, n, out);
+                        p += n;
+                }
+        }
+        fputc('"', out);
+}

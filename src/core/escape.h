@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * One rule for text that came from outside (a mount point, a spec, a config line) on its way
+ * to a terminal, the journal, JSON or a Prometheus label: a byte below 0x20, 0x7f, and (with
+ * ESCAPE_UTF8) a byte that is not part of a valid UTF-8 sequence become the four characters
+ * \xNN.  A newline cannot forge a second message or line, an ESC sequence cannot drive the
+ * terminal, and the text stays valid UTF-8 (Prometheus rejects a whole file otherwise).
+ */
+enum {
+        ESCAPE_CONTROL = 0,      /* control bytes only (log messages) */
+        ESCAPE_UTF8 = 1 << 0,    /* and bytes that are not valid UTF-8 */
+};
+
+/* The escaped copy; NULL when out of memory. */
+char *escape_text(const char *text, int flags);
+/* The length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one. */
+size_t utf8_sequence_length(const unsigned char *s);
+/*
+ * A Prometheus label value, quoted: escape_text(ESCAPE_UTF8), then the text format's own
+ * escapes of backslash and double quote.
+ */
+void prom_write_label_value(FILE *out, const char *value);
