@@ -27,6 +27,14 @@ static inline void freep(void *p)
                 _tmp_;                             \
         })
 
+/* The same for a file descriptor: the variable is left -1. */
+static inline int steal_fd(int *fd)
+{
+        int r = *fd;
+        *fd = -1;
+        return r;
+}
+
 static inline void closep(int *fd)
 {
         if (*fd >= 0)

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,4 +80,20 @@ int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *a
         if (r < 0)
                 unlink(tmp);
         return r;
+}
+
+int write_all(int fd, const char *text)
+{
+        size_t len = strlen(text);
+
+        while (len) {
+                ssize_t n = write(fd, text, len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                text += n;
+                len -= (size_t)n;
+        }
+        return 0;
 }

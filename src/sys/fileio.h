@@ -18,3 +18,6 @@ int read_fd(int fd, size_t max, bool check_owner, char **ret, size_t *ret_len);
  * the old file or the new one, never a part.  0 or -errno (the temporary file is removed).
  */
 int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg);
+
+/* Writes all of `text` to fd (again after EINTR or a short write).  0 or -errno. */
+int write_all(int fd, const char *text);
