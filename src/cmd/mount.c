@@ -25,7 +25,6 @@
 #include "core/verify.h"
 #include "shared/log.h"
 #include "sys/bdi.h"
-#include "sys/lock.h"
 #include "sys/mounttable.h"
 
 /* How long to wait for udev to finish the new bdi's add event before writing anyway. */
@@ -185,44 +184,24 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
         return STAGE_NEXT;
 }
 
-/* The clients and superblocks that exist, under the server's lock. */
-static enum stage_result mount_survey(struct mount_ctx *m)
+int mount_scan(struct mount_ctx *m)
 {
-        char abuf[NFS_ADDR_STRLEN];
         struct nfsfs_status nfsfs = { 0 };
         const struct paths *p = m->env->paths;
-        int r;
 
-        /* an unresolved name has nothing to serialise on: mount.nfs will fail or retry; a
-         * user running the setuid helper must not hold root's lock */
-        if (!m->env->cl->fake && m->primary && getuid() == 0) {
-                _cleanup_(closep) int dirfd = rundir_open(p);
-                nfs_addr_to_string(m->primary, abuf);
-                r = dirfd < 0 ? dirfd : lock_server(dirfd, abuf, LOCK_WAIT_MS);
-                if (r == -EPERM)
-                        log_warning("not locking %s/%s.lock: the run directory or the lock file "
-                                    "is not root's, or is writable by others; going on without "
-                                    "serialising with other mounts of this server",
-                                    p->rundir, abuf);
-                else if (r == -ETIMEDOUT)
-                        log_warning("another mount of %s held %s/%s.lock for %d s; going on "
-                                    "without serialising with it", abuf, p->rundir, abuf,
-                                    LOCK_WAIT_MS / 1000);
-                else if (r < 0)
-                        log_warning("cannot lock %s/%s.lock: %s; going on without serialising "
-                                    "with other mounts of this server", p->rundir, abuf,
-                                    strerror(-r));
-                m->lockfd = r;
-        }
+        clients_done(&m->clients);
+        free(m->sbs);
+        m->sbs = NULL;
+        m->nsbs = 0;
         /* only the clients of the address mount.nfs uses matter (none when unresolved); the
          * superblocks before the mount are all read: after it the new one is among them, and
          * the read-ahead stage tells a new superblock by its absence here */
         struct scan_filter f = { m->addrs, m->primary ? 1 : 0, -1 };
         if (m->primary)
                 f.addrs = m->primary;
-        r = load_clients(p, &f, &m->clients, &m->sbs, &m->nsbs, &nfsfs);
+        int r = load_clients(p, &f, &m->clients, &m->sbs, &m->nsbs, &nfsfs);
         if (r == -ENOMEM)
-                return oom(m);
+                return r;
         if (r < 0)
                 log_warning("cannot read the mount table %s: %s; no client check", p->mountinfo,
                             strerror(-r));
@@ -232,14 +211,20 @@ static enum stage_result mount_survey(struct mount_ctx *m)
         else if (nfsfs.bad_lines)
                 log_warning("%s/servers: %d lines not understood, skipped", p->nfsfs,
                             nfsfs.bad_lines);
-        return STAGE_NEXT;
+        return 0;
 }
 
-/* Which client the mount will share, the policies' verdict, and what to say about it. */
-static enum stage_result mount_decide(struct mount_ctx *m)
+/* The clients and superblocks that exist, read with no lock (cmd/mount-claim.c says why). */
+static enum stage_result mount_survey(struct mount_ctx *m)
 {
+        return mount_scan(m) < 0 ? oom(m) : STAGE_NEXT;
+}
+
+int mount_decide_verdict(struct mount_ctx *m)
+{
+        client_match_done(&m->match);
         if (m->primary && clients_classify(&m->clients, &m->req, m->primary, &m->match) < 0)
-                return oom(m);
+                return -ENOMEM;
         const struct merged_opt *nc = merged_find(&m->merged, "nconnect");
         struct policy_input pin = {
                 .req = &m->req,
@@ -252,6 +237,15 @@ static enum stage_result mount_decide(struct mount_ctx *m)
                 .warn_shared_names = m->set.warn_shared_names,
         };
         m->verdict = policy_decide(&pin);
+        return 0;
+}
+
+/* Which client the mount will share (or another helper is creating now), the policies'
+ * verdict, and what to say about it. */
+static enum stage_result mount_decide(struct mount_ctx *m)
+{
+        if (mount_decide_verdict(m) < 0 || mount_claim(m) < 0)
+                return oom(m);
         if (verdict_nconnect_finding(&m->verdict, &m->clients, &m->findings) < 0 ||
             verdict_names_finding(&m->verdict, &m->clients, m->spec.host, &m->findings) < 0 ||
             verdict_krb5_finding(&m->verdict, &m->clients, &m->req, &m->findings) < 0)
@@ -299,6 +293,8 @@ static enum stage_result mount_exec(struct mount_ctx *m)
         if (m->set.read_ahead.kind != READ_AHEAD_KEEP)
                 m->watch = bdi_watch_start(m->env->paths);
         r = program_run(&m->prog, m->argv, &st);
+        /* the client exists now (its mountinfo line shows it), or it was not made */
+        mount_claim_drop(m);
         rc = run_status_to_exit(&m->prog, r, &st);
         return rc == MNT_EX_SUCCESS ? STAGE_NEXT : stop(m, rc);
 }
@@ -336,11 +332,6 @@ static enum stage_result mount_verify(struct mount_ctx *m)
         if (r < 0)
                 log_warning("out of memory while verifying %s", m->dir);
         mount_leave_record(m);
-        /* the client is settled: other helpers for this server may go on */
-        if (m->lockfd >= 0) {
-                close(m->lockfd);
-                m->lockfd = -1;
-        }
         return STAGE_NEXT;
 }
 
@@ -380,8 +371,7 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
 
 static void mount_ctx_done(struct mount_ctx *m)
 {
-        if (m->lockfd >= 0)
-                close(m->lockfd);
+        mount_claim_drop(m);
         bdi_watch_free(m->watch);
         plan_argv_free(m->argv);
         free(m->sbs);
@@ -405,7 +395,8 @@ int cmd_mount(const struct cmd_env *env)
                 mount_open, mount_prepare, mount_survey, mount_decide,
                 mount_exec, mount_verify,  mount_read_ahead,
         };
-        struct mount_ctx m = { .env = env, .rc = MNT_EX_SUCCESS, .lockfd = -1, .prog.fd = -1 };
+        struct mount_ctx m = { .env = env, .rc = MNT_EX_SUCCESS, .claimfd = -1,
+                              .claimdir = -1, .prog.fd = -1 };
 
         for (size_t i = 0; i < ELEMENTSOF(stages); i++)
                 if (stages[i](&m) != STAGE_NEXT)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <limits.h>
 #include <sys/types.h>
 
 #include "cmd/cmd.h"
+#include "core/claim.h"
 #include "core/clients.h"
 #include "core/config.h"
 #include "core/plan.h"
@@ -31,14 +33,17 @@ struct mount_ctx {
         struct optlist requested;       /* the options before any policy; req points into it */
         struct nfs_request req;
         /* survey */
-        int lockfd;
-        struct clients clients;         /* before the mount */
+        struct clients clients;         /* before the mount (and a claimed client) */
         dev_t *sbs;                     /* superblocks before the mount */
         size_t nsbs;
         /* decide */
         struct client_match match;
         struct verdict verdict;
         struct findings findings;
+        enum serialise serialise;       /* whether it claimed the client's key */
+        int claimfd;                    /* its claim, held until mount.nfs returns; -1: none */
+        int claimdir;                   /* the claims' directory while it has one */
+        char claim_key[NAME_MAX + 1];
         /* exec */
         struct optlist final;
         char **argv;
@@ -60,3 +65,17 @@ int report_exec(const struct mount_ctx *m);
  * mount.
  */
 void mount_leave_record(const struct mount_ctx *m);
+
+/* The survey's scan of clients and superblocks (again under a key's lock); -ENOMEM. */
+int mount_scan(struct mount_ctx *m);
+/* Classifies the clients against the request and sets the verdict; -ENOMEM. */
+int mount_decide_verdict(struct mount_ctx *m);
+/*
+ * A mount that would create a client claims its key (cmd/mount-claim.c): under the key's lock
+ * a live claim of another helper makes the claimed client one it joins, a client that appeared
+ * since the survey one it joins, else it leaves its own claim.  The verdict is decided again
+ * then.  A lock that cannot be had is a warning and the mount goes on unclaimed.  -ENOMEM.
+ */
+int mount_claim(struct mount_ctx *m);
+/* Removes this mount's claim, if it has one. */
+void mount_claim_drop(struct mount_ctx *m);

@@ -68,6 +68,14 @@ struct client_key client_key_of(const struct nfs_mount *m)
         return k;
 }
 
+struct client_key client_key_of_request(const struct nfs_request *req, const struct nfs_addr *a)
+{
+        struct client_key k = { .addr = *a, .port = req->port, .vers = req->vers };
+        memcpy(k.transport, req->transport, sizeof(k.transport));
+        memcpy(k.xprtsec, req->xprtsec, sizeof(k.xprtsec));
+        return k;
+}
+
 struct nfs_client *clients_new(struct clients *c, const struct client_key *k)
 {
         if (array_grow(&c->v, c->n) < 0)
@@ -121,6 +129,29 @@ int clients_group(struct clients *c)
                         return -ENOMEM;
                 cl->mounts[cl->nmounts++] = i;
         }
+        return 0;
+}
+
+int clients_add_claimed(struct clients *c, const struct client_key *k, unsigned nconnect,
+                        const char *target, const char *spec)
+{
+        struct nfs_mount m = { .addr = k->addr, .port = k->port, .vers = k->vers,
+                               .nconnect = nconnect, .id = -1 };
+        struct nfs_client *cl;
+
+        memcpy(m.transport, k->transport, sizeof(m.transport));
+        memcpy(m.xprtsec, k->xprtsec, sizeof(m.xprtsec));
+        if (!(m.target = strdup(target)) || !(m.source = strdup(spec)) ||
+            clients_add_mount(c, &m) < 0) {
+                nfs_mount_done(&m);
+                return -ENOMEM;
+        }
+        if (!(cl = clients_new(c, k)) || hindex_add(&c->index, client_key_hash(k), c->n - 1) < 0 ||
+            !(cl->mounts = malloc(sizeof(*cl->mounts))))
+                return -ENOMEM;
+        cl->mounts[cl->nmounts++] = c->nmounts - 1;
+        cl->nconnect = nconnect;
+        cl->claimed = true;
         return 0;
 }
 
@@ -209,9 +240,7 @@ static bool version_may_match(struct nfs_version have, struct nfs_version want)
 static enum client_relation classify(const struct nfs_client *cl, const struct nfs_request *req,
                                      const struct nfs_addr *addr)
 {
-        struct client_key want = { .addr = *addr, .port = req->port, .vers = req->vers };
-        memcpy(want.transport, req->transport, sizeof(want.transport));
-        memcpy(want.xprtsec, req->xprtsec, sizeof(want.xprtsec));
+        struct client_key want = client_key_of_request(req, addr);
 
         if (!nfs_addr_equal(&cl->key.addr, addr))
                 return CLIENT_OTHER_ADDRESS;

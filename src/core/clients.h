@@ -23,6 +23,8 @@ struct client_key {
 struct nfs_client {
         struct client_key key;
         bool hidden;            /* in nfsfs, no mount here shows it: nconnect unknown */
+        bool claimed;           /* not there yet: another helper is creating it now (its one
+                                 * mount is that helper's claim, core/claim.h) */
         bool other_netns;       /* mounts here show it, nfsfs of this netns does not: the
                                  * mount was made from another network namespace */
         unsigned nconnect;      /* 0 when unknown */
@@ -64,6 +66,15 @@ struct nfs_client *clients_new(struct clients *c, const struct client_key *k);
 
 bool client_key_equal(const struct client_key *a, const struct client_key *b);
 struct client_key client_key_of(const struct nfs_mount *m);
+/* The key of the client a request makes at one address (its version pinned or not). */
+struct client_key client_key_of_request(const struct nfs_request *req, const struct nfs_addr *a);
+/*
+ * A client another helper is creating now (a live claim): added as a visible client whose one
+ * mount is the claimant's, so that the policies, the messages and the verification treat it
+ * as one that exists.  0 or -ENOMEM.
+ */
+int clients_add_claimed(struct clients *c, const struct client_key *k, unsigned nconnect,
+                        const char *target, const char *spec);
 /*
  * The client a mount with this key joins: a visible client of this network namespace with the
  * same key, or NULL.  The one rule for a mount that exists; clients_classify() is the rule for

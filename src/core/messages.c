@@ -57,14 +57,48 @@ static const struct {
                                   "the configured default nconnect is dropped from the options" },
 };
 
+/* A client another helper is creating now: what it will have, and what this mount passes. */
+static int claimed_finding(const struct verdict *v, const char *desc, const char *mounts,
+                           struct findings *out)
+{
+        static const char *const todo[] = {
+                [ACTION_WARN] = "; to get it, unmount every mount of that client first",
+                [ACTION_REFUSE] = "; unmount every mount of that client first, use the same "
+                                  "nconnect, or set nconnect_policy to warn or follow",
+                [ACTION_FOLLOW] = " (nconnect_policy = follow)",
+                [ACTION_FOLLOW_QUIET] = " (the configured default is not used)",
+        };
+        char pass[128] = "";
+
+        if (v->pass_nconnect)
+                snprintf(pass, sizeof(pass),
+                         "; this mount passes nconnect=%u, so that the client gets it whichever "
+                         "mount.nfs reaches the kernel first",
+                         v->pass_nconnect);
+        if (v->nconnect == ACTION_NONE)
+                return findings_add(out, SEV_INFO,
+                                    "nconnect=%u added: this mount shares the NFS client for %s, "
+                                    "which the mount of %s is creating now with it%s",
+                                    v->effective, desc, mounts, pass);
+        return findings_add(out, nconnect_actions[v->nconnect].sev,
+                            "%snconnect=%u cannot take effect: this mount shares the NFS client "
+                            "for %s, which the mount of %s is creating now with nconnect=%u (the "
+                            "first mount decides it)%s%s",
+                            nconnect_actions[v->nconnect].lead, v->requested, desc, mounts,
+                            v->effective, v->nconnect == ACTION_REFUSE ? "" : pass,
+                            todo[v->nconnect]);
+}
+
 int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, struct findings *out)
 {
-        if (v->nconnect == ACTION_NONE || !v->client)
+        if (!v->client || (v->nconnect == ACTION_NONE && !v->pass_nconnect))
                 return 0;
         _cleanup_free_ char *desc = client_describe(v->client);
         _cleanup_free_ char *mounts = client_mounts_describe(v->client, c);
         if (!desc || !mounts)
                 return -ENOMEM;
+        if (v->client->claimed)
+                return claimed_finding(v, desc, mounts, out);
         enum severity sev = nconnect_actions[v->nconnect].sev;
         const char *lead = nconnect_actions[v->nconnect].lead;
         const char *todo = nconnect_actions[v->nconnect].todo;

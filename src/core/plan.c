@@ -2,6 +2,7 @@
 #include "core/plan.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,18 +71,24 @@ int settings_untrusted_drop(struct optlist *cmd, const struct optlist *fstab,
 int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret)
 {
         struct optlist l = { 0 };
-        bool drop_nconnect =
-            v && (v->nconnect == ACTION_FOLLOW || v->nconnect == ACTION_FOLLOW_QUIET);
-        int r;
+        bool drop_nconnect = v && (v->pass_nconnect || v->nconnect == ACTION_FOLLOW ||
+                                   v->nconnect == ACTION_FOLLOW_QUIET);
+        char pass[16];
+        int r = 0;
 
-        for (size_t i = 0; i < m->n; i++) {
+        for (size_t i = 0; i < m->n && r == 0; i++) {
                 const struct opt *o = &m->v[i].opt;
                 if (is_helper_key(o->name) || (drop_nconnect && streq(o->name, "nconnect")))
                         continue;
-                if ((r = optlist_add(&l, o->name, o->value)) < 0) {
-                        optlist_done(&l);
-                        return r;
-                }
+                r = optlist_add(&l, o->name, o->value);
+        }
+        if (r == 0 && v && v->pass_nconnect) {
+                snprintf(pass, sizeof(pass), "%u", v->pass_nconnect);
+                r = optlist_add(&l, "nconnect", pass);
+        }
+        if (r < 0) {
+                optlist_done(&l);
+                return r;
         }
         *ret = l;
         return 0;

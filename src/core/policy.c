@@ -82,6 +82,12 @@ struct verdict policy_decide(const struct policy_input *in)
                         v.nconnect = action_of(in->nconnect_policy);
         }
 
+        /* a claimed client: a joiner whose mount.nfs got there first would create it with its
+         * own value and undo the claimant's; a refused mount creates nothing */
+        if (v.client && v.client->claimed && v.nconnect != ACTION_REFUSE &&
+            (v.requested ? v.requested : 1) != v.effective)
+                v.pass_nconnect = v.effective;
+
         if (in->warn_shared_names && in->host && v.sharing == SHARE_VISIBLE &&
             other_names(v.client, in->clients, in->host))
                 v.names = ACTION_WARN;

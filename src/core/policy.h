@@ -42,6 +42,10 @@ struct verdict {
         enum action nconnect;
         enum action krb5;
         enum action names;      /* other server names share the client: warn */
+        /* nonzero: the nconnect mount.nfs is given instead of the one asked (none, or another
+         * value): the client is claimed, not there yet, and whichever mount reaches the kernel
+         * first creates it, so every mount of it passes the claimant's value */
+        unsigned pass_nconnect;
 };
 
 int policy_parse(const char *s, enum policy *ret);

@@ -34,6 +34,14 @@ static inline void closedirp(DIR **d)
                 closedir(*d);
 }
 
+/* The same for a file descriptor: the variable is left -1. */
+static inline int steal_fd(int *fd)
+{
+        int r = *fd;
+        *fd = -1;
+        return r;
+}
+
 static inline void closep(int *fd)
 {
         if (*fd >= 0)

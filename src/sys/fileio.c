@@ -119,3 +119,19 @@ int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *a
                 (void)unlinkat(dir, tmp, 0);
         return r;
 }
+
+int write_all(int fd, const char *text)
+{
+        size_t len = strlen(text);
+
+        while (len) {
+                ssize_t n = write(fd, text, len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                text += n;
+                len -= (size_t)n;
+        }
+        return 0;
+}

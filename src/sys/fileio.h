@@ -24,3 +24,6 @@ struct chase_refusal;
  */
 int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
                       struct chase_refusal *ret_refusal);
+
+/* Writes all of `text` to fd (again after EINTR or a short write).  0 or -errno. */
+int write_all(int fd, const char *text);

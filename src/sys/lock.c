@@ -4,23 +4,60 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "shared/macro.h"
 #include "sys/paths.h"
 #include "sys/rundir.h"
 
-int lock_server(int dirfd, const char *name, int timeout_ms)
+static volatile sig_atomic_t lock_timed_out;
+
+static void on_alarm(int sig)
 {
-        const struct timespec step = { 0, 50 * 1000000L };
+        (void)sig;
+        lock_timed_out = 1;
+}
+
+/*
+ * A blocking flock, so that the kernel hands the lock to a waiter the moment it is free
+ * (polling would add its step to every wait); a timer interrupts it.  The timer repeats: a
+ * signal that lands before flock() blocks is followed by another.
+ */
+static int flock_wait(int fd, int timeout_ms)
+{
+        struct sigaction sa = { .sa_handler = on_alarm }, old;
+        struct itimerval it = { { 0, 100000 }, { timeout_ms / 1000, (timeout_ms % 1000) * 1000 } };
+        int r = 0;
+
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+                return 0;
+        if (errno != EWOULDBLOCK)
+                return -errno;
+        sigemptyset(&sa.sa_mask);
+        lock_timed_out = 0;
+        if (sigaction(SIGALRM, &sa, &old) < 0)
+                return -errno;
+        if (setitimer(ITIMER_REAL, &it, NULL) < 0)
+                r = -errno;
+        while (r == 0 && flock(fd, LOCK_EX) < 0)
+                r = errno != EINTR ? -errno : lock_timed_out ? -ETIMEDOUT : 0;
+        (void)setitimer(ITIMER_REAL, &(struct itimerval){ 0 }, NULL);
+        (void)sigaction(SIGALRM, &old, NULL);
+        return r;
+}
+
+int lock_key(int dirfd, const char *name, int timeout_ms)
+{
         char file[NAME_MAX + 1];
         struct stat st;
+        int r;
 
-        /* the name is an address: no '/' can reach here */
+        /* the name is a client key: no '/' can reach here */
         if (snprintf(file, sizeof(file), "%s.lock", name) >= (int)sizeof(file))
                 return -ENAMETOOLONG;
         int fd = openat(dirfd, file,
@@ -28,17 +65,13 @@ int lock_server(int dirfd, const char *name, int timeout_ms)
         if (fd < 0)
                 return -errno;
         /* a FIFO or another user's file is no lock of ours */
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !rundir_trusted(&st)) {
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !rundir_trusted(&st))
+                r = -EPERM;
+        else
+                r = flock_wait(fd, timeout_ms);
+        if (r < 0) {
                 close(fd);
-                return -EPERM;
-        }
-        for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 50) {
-                int r = errno;
-                if ((r != EWOULDBLOCK && r != EINTR) || waited >= timeout_ms) {
-                        close(fd);
-                        return r == EWOULDBLOCK ? -ETIMEDOUT : -r;
-                }
-                nanosleep(&step, NULL);
+                return r;
         }
         return fd;
 }

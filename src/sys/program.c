@@ -90,14 +90,19 @@ int program_check(const struct program *p)
  * script run that way finds no /dev/fd entry for its interpreter (ENOENT), so for a script the
  * flag is cleared and the exec tried once more.
  */
-static int exec_program(const struct program *p, char *const argv[])
+static int exec_marked(const struct program *p, char *const argv[])
 {
-        if (setenv(PROGRAM_CALLER_ENV, "1", 1) < 0)
-                return -errno;
         fexecve(p->fd, argv, environ);
         if (errno == ENOENT && fcntl(p->fd, F_SETFD, 0) == 0)
                 fexecve(p->fd, argv, environ);
         return -errno;
+}
+
+static int exec_program(const struct program *p, char *const argv[])
+{
+        if (setenv(PROGRAM_CALLER_ENV, "1", 1) < 0)
+                return -errno;
+        return exec_marked(p, argv);
 }
 
 int program_exec(const struct program *p, char *const argv[])
@@ -119,8 +124,17 @@ int program_run(const struct program *p, char *const argv[], struct run_status *
         /* the child reports a failed exec through a pipe that a successful exec closes */
         if (pipe2(pipefd, O_CLOEXEC) < 0)
                 return -errno;
+        /* the marker is set here: the vfork child only execs, writes and exits */
+        if (setenv(PROGRAM_CALLER_ENV, "1", 1) < 0) {
+                err = -errno;
+                close(pipefd[0]);
+                close(pipefd[1]);
+                return err;
+        }
         fflush(NULL);
-        pid = fork();
+        /* no copy of the helper's memory for a child that only execs: with a hundred mounts
+         * at once (a boot) each fork's page copying is CPU the mounts wait for */
+        pid = vfork();
         if (pid < 0) {
                 err = -errno;
                 close(pipefd[0]);
@@ -128,9 +142,8 @@ int program_run(const struct program *p, char *const argv[], struct run_status *
                 return err;
         }
         if (pid == 0) {
-                close(pipefd[0]);
-                err = -exec_program(p, argv);
-                (void)!write(pipefd[1], &err, sizeof(err));
+                int e = -exec_marked(p, argv);
+                (void)!write(pipefd[1], &e, sizeof(e));
                 _exit(MNT_EX_SYSERR);
         }
         close(pipefd[1]);

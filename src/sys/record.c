@@ -13,22 +13,6 @@
 #include "sys/fileio.h"
 #include "sys/rundir.h"
 
-static int write_all(int fd, const char *text)
-{
-        size_t len = strlen(text);
-
-        while (len) {
-                ssize_t n = write(fd, text, len);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0)
-                        return -errno;
-                text += n;
-                len -= (size_t)n;
-        }
-        return 0;
-}
-
 /* The records' directory of a trusted run directory (sys/rundir.c); -EPERM when it is not. */
 static int records_dir(const struct paths *p)
 {

@@ -8,12 +8,20 @@
  *   STUB_SLEEP_MS       sleep first (lock tests); "start"/"end" lines go to STUB_DIR/log
  *   STUB_MOUNTINFO_LINE appended to $NFS_TUNED_MOUNTINFO: the new mount
  *   STUB_BDI            maj:min: creates $NFS_TUNED_SYSFS/class/bdi/<maj:min>/read_ahead_kb = 128
+ *   STUB_KERNEL         a file of NFS clients ("address version nconnect" lines): the stub acts
+ *                       as the kernel's sharing rule, at once (before STUB_SLEEP_MS), under a
+ *                       lock of the file: the first mount of an address and version creates
+ *                       the client with its nconnect, every later one gets that one; then it
+ *                       appends its own line to $NFS_TUNED_MOUNTINFO (spec, mount point,
+ *                       version, the client's nconnect; device and ID from the pid)
+ *   STUB_KERNEL_DELAY_MS  sleep before reaching the client (a mount.nfs slow to get there)
  */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +64,77 @@ static void record_fds(const char *dir)
         closedir(d);
 }
 
+static void sleep_ms(const char *e)
+{
+        long ms = atol(e);
+        struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+        nanosleep(&ts, NULL);
+}
+
+/* The value of `key` in a comma-separated option string, or NULL ("" for a flag). */
+static const char *opt_value(const char *opts, const char *key, char *buf, size_t n)
+{
+        size_t kl = strlen(key);
+        for (const char *p = opts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+                if (strncmp(p, key, kl) || p[kl] != '=')
+                        continue;
+                snprintf(buf, n, "%.*s", (int)strcspn(p + kl + 1, ","), p + kl + 1);
+                return buf;
+        }
+        return NULL;
+}
+
+/* The client of (address, version) in the clients file, created with `want` when none. */
+static unsigned kernel_client(const char *file, const char *addr, const char *vers, unsigned want)
+{
+        char a[256], v[16];
+        unsigned nc, got = 0;
+        FILE *f = fopen(file, "a+");
+
+        if (!f)
+                return 0;
+        flock(fileno(f), LOCK_EX);
+        rewind(f);
+        while (!got && fscanf(f, "%255s %15s %u", a, v, &nc) == 3)
+                if (!strcmp(a, addr) && !strcmp(v, vers))
+                        got = nc;
+        if (!got) {
+                fprintf(f, "%s %s %u\n", addr, vers, want);
+                got = want;
+        }
+        fclose(f);
+        return got;
+}
+
+/* As the kernel: join or create the client, then (after the sleep) the new mountinfo line. */
+static int kernel_mount(int argc, char **argv, const char *clients, char *line, size_t n)
+{
+        char vers[16] = "4.2", ncb[32], host[256];
+        const char *opts = "", *e;
+
+        for (int i = 3; i + 1 < argc; i++)
+                if (!strcmp(argv[i], "-o"))
+                        opts = argv[i + 1];
+        if (argc < 3 || !strstr(argv[1], ":/"))
+                return -1;
+        opt_value(opts, "vers", vers, sizeof(vers));
+        snprintf(host, sizeof(host), "%.*s", (int)(strstr(argv[1], ":/") - argv[1]), argv[1]);
+        unsigned want = opt_value(opts, "nconnect", ncb, sizeof(ncb)) ? (unsigned)atoi(ncb) : 1;
+        if ((e = getenv("STUB_KERNEL_DELAY_MS")))
+                sleep_ms(e);
+        unsigned nc = kernel_client(clients, host, vers, want);
+        if (!nc)
+                return -1;
+        snprintf(ncb, sizeof(ncb), "nconnect=%u,", nc);
+        int id = 1000 + getpid() % 100000;
+        snprintf(line, n,
+                 "%d 21 0:%d / %s rw,relatime - %s %s rw,vers=%s,rsize=1048576,wsize=1048576,"
+                 "namlen=255,hard,%sproto=tcp,timeo=600,retrans=2,sec=sys,local_lock=none,addr=%s\n",
+                 id, id, argv[2], vers[0] == '4' ? "nfs4" : "nfs", argv[1], vers,
+                 nc > 1 ? ncb : "", host);
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
         const char *dir = getenv("STUB_DIR"), *e;
@@ -75,10 +154,16 @@ int main(int argc, char **argv)
         if ((e = getenv("STUB_EXIT")))
                 return atoi(e);
         log_line(dir, "start");
-        if ((e = getenv("STUB_SLEEP_MS"))) {
-                long ms = atol(e);
-                struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-                nanosleep(&ts, NULL);
+        char line[8192];
+        if ((e = getenv("STUB_KERNEL")) && kernel_mount(argc, argv, e, line, sizeof(line)) < 0)
+                return 96;
+        if ((e = getenv("STUB_SLEEP_MS")))
+                sleep_ms(e);
+        if (getenv("STUB_KERNEL")) {
+                const char *mi = getenv("NFS_TUNED_MOUNTINFO");
+                /* one write: the lines of mounts that end at once do not interleave */
+                if (!mi || append(mi, line) < 0)
+                        return 98;
         }
         if ((e = getenv("STUB_MOUNTINFO_LINE"))) {
                 const char *mi = getenv("NFS_TUNED_MOUNTINFO");
