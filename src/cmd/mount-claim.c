@@ -47,7 +47,10 @@ static int claim_locked(struct mount_ctx *m, int dir, const struct client_key *k
         if (r > 0) {
                 log_info("claim: %s is claimed by pid %ld (%s): this mount joins the client it "
                          "creates", m->claim_key, (long)c.pid, c.target);
-                r = clients_add_claimed(&m->clients, k, c.nconnect, c.target, c.spec);
+                /* the key may leave the TLS policy out (core/claim.h): the claimant's counts */
+                struct client_key ck = *k;
+                memcpy(ck.xprtsec, c.xprtsec, sizeof(ck.xprtsec));
+                r = clients_add_claimed(&m->clients, &ck, c.nconnect, c.target, c.spec);
                 claim_done(&c);
                 return r < 0 ? r : mount_decide_verdict(m);
         }
@@ -64,6 +67,7 @@ static int claim_locked(struct mount_ctx *m, int dir, const struct client_key *k
         }
         struct claim mine = { .pid = getpid(), .nconnect = m->verdict.effective,
                               .target = m->dir, .spec = (char *)m->env->cl->spec };
+        memcpy(mine.xprtsec, m->req.xprtsec, sizeof(mine.xprtsec));
         m->claimfd = claim_put(dir, m->claim_key, &mine);
         if (m->claimfd < 0)
                 log_warning("cannot leave the claim %s/" CLAIM_SUBDIR "/%s.claim: %s; a mount of "

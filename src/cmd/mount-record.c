@@ -40,6 +40,7 @@ void mount_leave_record(const struct mount_ctx *m)
                  * same mount point that the helper did not make */
                 .dev = m->newm.target ? m->newm.dev : 0,
         };
+        memcpy(rec.xprtsec, m->req.xprtsec, sizeof(rec.xprtsec));
         /* nothing depends on it but a later check: the mount goes on */
         if ((r = record_write(p, &rec)) < 0)
                 log_info("cannot leave the plan in %s/%s: %s; a bg mount that lands later is not "

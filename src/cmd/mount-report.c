@@ -73,7 +73,8 @@ static int report_clients(const struct clients *c, const struct client_match *ma
                 else if (cl->nconnect)
                         snprintf(nc, sizeof(nc), "%u connections (sunrpc)", cl->nconnect);
                 /* how it relates to this mount, as the core classified it */
-                log_info(match->rel[i] == CLIENT_SHARES ? "client: %s: %s, %s <- %s"
+                bool lands = match->rel[i] == CLIENT_SHARES || match->rel[i] == CLIENT_FOLDED;
+                log_info(lands ? "client: %s: %s, %s <- %s"
                                                         : "client: %s: %s, %s (%s)",
                          d, nc, ms, client_relation_to_string(match->rel[i]));
                 shown++;
@@ -100,9 +101,10 @@ void report_verdict(const struct verdict *v)
                          "before)");
         if (v->effective)
                 snprintf(eff, sizeof(eff), "%u", v->effective);
-        log_info("verdict: %s; nconnect: %s; krb5: %s; connections: %s",
+        log_info("verdict: %s; nconnect: %s; krb5: %s; connections: %s; tls: %s (asks %s, gets %s)",
                  sharing_to_string(v->sharing), action_to_string(v->nconnect),
-                 action_to_string(v->krb5), eff);
+                 action_to_string(v->krb5), eff, action_to_string(v->tls),
+                 tls_level_to_string(v->tls_want), tls_level_to_string(verdict_tls_gets(v)));
 }
 
 /* A user's setuid run where a file they cannot read shapes the plan: a section of it applies,

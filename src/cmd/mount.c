@@ -26,6 +26,7 @@
 #include "shared/log.h"
 #include "sys/bdi.h"
 #include "sys/mounttable.h"
+#include "sys/record.h"
 
 /* How long to wait for udev to finish the new bdi's add event before writing anyway. */
 #define UDEV_WAIT_MS 5000
@@ -232,6 +233,7 @@ int mount_decide_verdict(struct mount_ctx *m)
                 .match = &m->match,
                 .nconnect_policy = m->set.nconnect_policy,
                 .krb5_policy = m->set.krb5_policy,
+                .tls_policy = m->set.tls_policy,
                 .clients = &m->clients,
                 .host = m->spec.host,
                 .warn_shared_names = m->set.warn_shared_names,
@@ -248,13 +250,15 @@ static enum stage_result mount_decide(struct mount_ctx *m)
                 return oom(m);
         if (verdict_nconnect_finding(&m->verdict, &m->clients, &m->findings) < 0 ||
             verdict_names_finding(&m->verdict, &m->clients, m->spec.host, &m->findings) < 0 ||
-            verdict_krb5_finding(&m->verdict, &m->clients, &m->req, &m->findings) < 0)
+            verdict_krb5_finding(&m->verdict, &m->clients, &m->req, &m->findings) < 0 ||
+            verdict_tls_finding(&m->verdict, &m->clients, &m->req, &m->findings) < 0)
                 return oom(m);
         if (log_verbose() && report_plan(m) < 0)
                 return oom(m);
         print_findings(&m->findings);
         report_verdict(&m->verdict);
-        if (m->verdict.nconnect == ACTION_REFUSE || m->verdict.krb5 == ACTION_REFUSE)
+        if (m->verdict.nconnect == ACTION_REFUSE || m->verdict.krb5 == ACTION_REFUSE ||
+            m->verdict.tls == ACTION_REFUSE)
                 return stop(m, MNT_EX_FAIL);
         return STAGE_NEXT;
 }
@@ -299,7 +303,32 @@ static enum stage_result mount_exec(struct mount_ctx *m)
         return rc == MNT_EX_SUCCESS ? STAGE_NEXT : stop(m, rc);
 }
 
-/* What the kernel really did, against the plan: warnings only, the mount stays. */
+/*
+ * A mount that asked for TLS and got less, under tls_policy = refuse: the real umount.nfs
+ * unmounts it (mount.nfs by that name, as umount(8) would run it), so that no further request
+ * goes in plain text, and the mount fails.  Its record goes with it.
+ */
+static enum stage_result unmount_lacking_tls(struct mount_ctx *m)
+{
+        char *argv[] = { m->newm.vers.major == 4 ? "umount.nfs4" : "umount.nfs", m->dir, NULL };
+        struct run_status st;
+        int r = program_run(&m->prog, argv, &st);
+        int rc = run_status_to_exit(&m->prog, r, &st);
+
+        if (rc != MNT_EX_SUCCESS)
+                log_error("cannot unmount %s (%s %s exited %d): it stays mounted without the TLS "
+                          "it asked for; unmount it: umount %s", m->dir, m->prog.path, argv[0],
+                          rc, m->dir);
+        else
+                log_error("unmounted %s: it did not get the TLS it asked for", m->dir);
+        /* as mount_leave_record(): only root's run left one */
+        if (!m->env->cl->fake && getuid() == 0)
+                (void)record_remove(m->env->paths, m->dir);
+        return stop(m, MNT_EX_FAIL);
+}
+
+/* What the kernel really did, against the plan: warnings, the mount stays, but for a TLS mount
+ * that runs with less than it asked under tls_policy = refuse. */
 static enum stage_result mount_verify(struct mount_ctx *m)
 {
         struct findings f = { 0 };
@@ -324,13 +353,16 @@ static enum stage_result mount_verify(struct mount_ctx *m)
             load_clients(m->env->paths, &(struct scan_filter){ &m->newm.addr, 1, m->newm.id },
                          &other, NULL, NULL, &st) == 0)
                 before = &other;
-        struct verify_result v = verify_mount(&m->newm, &m->verdict, m->primary, before);
+        struct verify_result v =
+            verify_mount(&m->newm, &m->verdict, m->primary, before, m->set.tls_policy);
         r = verify_findings(&v, m->dir, &m->newm, m->primary, before, &f);
         print_findings(&f);
         findings_done(&f);
         clients_done(&other);
         if (r < 0)
                 log_warning("out of memory while verifying %s", m->dir);
+        if (v.unmount)
+                return unmount_lacking_tls(m);
         mount_leave_record(m);
         return STAGE_NEXT;
 }

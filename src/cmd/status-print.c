@@ -25,7 +25,8 @@
 #include "sys/fileio.h"
 
 enum {
-        COL_TARGET, COL_SOURCE, COL_SERVER, COL_PORT, COL_PROTO, COL_VERS, COL_SEC, COL_CLIENT,
+        COL_TARGET, COL_SOURCE, COL_SERVER, COL_PORT, COL_PROTO, COL_VERS, COL_SEC, COL_TLS,
+        COL_TLS_REQ, COL_CLIENT,
         COL_SET_BY, COL_REQ, COL_REQ_FROM, COL_NCONNECT, COL_XPRTS, COL_LIVE, COL_XPRT_SENDS,
         COL_XPRT_RECVS, COL_XPRT_BACKLOG, COL_RA, COL_RA_WANT, COL_RECORD, COL_MAJMIN,
         COL_FINDINGS, COL__MAX
@@ -52,6 +53,11 @@ static const struct colinfo cols[COL__MAX] = {
         [COL_PROTO] = { "PROTO", 5, 0, SCOLS_JSON_STRING, "transport: tcp, rdma, udp" },
         [COL_VERS] = { "VERS", 4, 0, SCOLS_JSON_STRING, "NFS version" },
         [COL_SEC] = { "SEC", 5, 0, SCOLS_JSON_STRING, "security flavour (sec=)" },
+        [COL_TLS] = { "TLS", 4, 0, SCOLS_JSON_STRING,
+                      "the TLS policy its NFS client really has: none, tls, mtls (xprtsec= of "
+                      "mountinfo)" },
+        [COL_TLS_REQ] = { "TLS-REQ", 4, 0, SCOLS_JSON_STRING,
+                          "the TLS asked (the helper's record, else fstab; empty: not known)" },
         [COL_CLIENT] = { "CLIENT", 0.1, LONG, SCOLS_JSON_STRING,
                          "its NFS client: address:port/transport/version (mounts that share it "
                          "show the same)" },
@@ -290,6 +296,8 @@ static void cell(int id, bool json, const struct status_report *rep, const struc
         case COL_PROTO: s = m->transport; break;
         case COL_VERS: nfs_version_to_string(m->vers, buf, n); break;
         case COL_SEC: s = m->sec; break;
+        case COL_TLS: s = tls_level_to_string(tls_level_of(m->xprtsec)); break;
+        case COL_TLS_REQ: s = r->tls_req; break;
         case COL_CLIENT: client_key_text(m, buf, n); break;
         case COL_SET_BY: s = r->set_by->target; break;
         case COL_REQ: number(buf, n, r->req, r->req); break;

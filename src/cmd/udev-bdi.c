@@ -16,6 +16,7 @@
 #include "cmd/cmd.h"
 #include "core/opts.h"
 #include "core/udevbdi.h"
+#include "core/messages.h"
 #include "shared/log.h"
 #include "sys/bdi.h"
 #include "sys/conffile.h"
@@ -83,6 +84,18 @@ static void log_bg_mismatch(const struct nfs_mount *m, const struct mount_record
                     *rec->server ? rec->server : "(unresolved)");
 }
 
+static void log_bg_tls(const struct nfs_mount *m, const struct mount_record *rec)
+{
+        log_error("bg mount %s (%s) asked for xprtsec=%s but landed on an NFS client of server %s "
+                  "with %s%s: NFSv4 folded it into an existing client of the same server; "
+                  "lacking: %s; unmount it and the other mounts of that server, then mount the "
+                  "TLS ones first, or use vers=3",
+                  m->target, m->source, rec->xprtsec, *rec->server ? rec->server : "(unresolved)",
+                  tls_level_of(m->xprtsec) == TLS_NONE ? "no TLS" : "xprtsec=",
+                  tls_level_of(m->xprtsec) == TLS_NONE ? "" : m->xprtsec,
+                  tls_lacking_words(tls_level_of(rec->xprtsec), tls_level_of(m->xprtsec)));
+}
+
 /* The decision for an NFS bdi; prints the value for udev.  0 (a value) or UDEV_NO_CHANGE. */
 static int decide_and_print(const struct cmd_env *env, dev_t dev, const struct bdi_owner *o)
 {
@@ -107,6 +120,8 @@ static int decide_and_print(const struct cmd_env *env, dev_t dev, const struct b
                 return -ENOMEM;
         if (d.nconnect_differs)
                 log_bg_mismatch(&o->mount, &rec);
+        if (d.tls_lacking)
+                log_bg_tls(&o->mount, &rec);
         if (d.plan.step != READ_AHEAD_WRITE)
                 return UDEV_NO_CHANGE;
         /* udev writes it (ATTR{read_ahead_kb}="%c"), after nfs-utils' rule */

@@ -27,7 +27,7 @@ enum serialise serialise_decide(const struct serialise_input *in)
         if (v->sharing == SHARE_MAYBE || in->req->vers.major == 0 ||
             (in->req->vers.major == 4 && in->req->vers.minor < 0))
                 return SERIALISE_NONE_NEGOTIATED;
-        if (v->nconnect == ACTION_REFUSE || v->krb5 == ACTION_REFUSE)
+        if (v->nconnect == ACTION_REFUSE || v->krb5 == ACTION_REFUSE || v->tls == ACTION_REFUSE)
                 return SERIALISE_NONE_REFUSED;
         return SERIALISE_CLAIM;
 }
@@ -49,7 +49,9 @@ const char *serialise_to_string(enum serialise s)
 int claim_key_name(unsigned long netns, const struct client_key *k, char *buf, size_t n)
 {
         char a[NFS_ADDR_STRLEN], v[32];
-        bool tls = k->xprtsec[0] && !streq(k->xprtsec, "none");
+        /* where the kernel folds TLS policies into one client (the sharing model), they are
+         * one key: a TLS and a plain mount started at once must see each other's claim */
+        bool tls = k->xprtsec[0] && !streq(k->xprtsec, "none") && xprtsec_separates(k->vers);
 
         if (k->vers.major == 4)
                 snprintf(v, sizeof(v), "4.%d", k->vers.minor);
@@ -72,8 +74,10 @@ int claim_format(const struct claim *c, char **ret)
         /* one line each: a newline in a path would forge a key */
         if (strchr(c->target, '\n') || strchr(c->spec, '\n'))
                 return -EINVAL;
-        return asprintf(ret, CLAIM_HEADER "\npid=%ld\nnconnect=%u\ntarget=%s\nspec=%s\n",
-                        (long)c->pid, c->nconnect, c->target, c->spec) < 0
+        return asprintf(ret,
+                        CLAIM_HEADER "\npid=%ld\nnconnect=%u\nxprtsec=%s\ntarget=%s\nspec=%s\n",
+                        (long)c->pid, c->nconnect, c->xprtsec[0] ? c->xprtsec : "none", c->target,
+                        c->spec) < 0
                    ? -ENOMEM
                    : 0;
 }
@@ -88,6 +92,9 @@ static int claim_set(struct claim *c, const char *key, const char *value)
         else if (streq(key, "nconnect") && !c->nconnect &&
                  parse_uint(value, 1, NCONNECT_MAX, &u) == 0)
                 c->nconnect = (unsigned)u;
+        else if (streq(key, "xprtsec") && !c->xprtsec[0] &&
+                 (streq(value, "none") || streq(value, "tls") || streq(value, "mtls")))
+                snprintf(c->xprtsec, sizeof(c->xprtsec), "%s", value);
         else if (streq(key, "target") && !c->target && value[0] == '/')
                 return (c->target = strdup(value)) ? 0 : -ENOMEM;
         else if (streq(key, "spec") && !c->spec && value[0])
@@ -121,6 +128,9 @@ int claim_parse(const char *text, struct claim *ret)
         }
         if (r == 0 && (!c.pid || !c.nconnect || !c.target || !c.spec))
                 r = -EINVAL;
+        /* a claim without it: taken as none, the side where a TLS mount is refused */
+        if (!c.xprtsec[0])
+                snprintf(c.xprtsec, sizeof(c.xprtsec), "none");
         if (r < 0) {
                 claim_done(&c);
                 return r;

@@ -38,7 +38,9 @@ const char *serialise_to_string(enum serialise s);
 
 /*
  * The file name stem of a client key in one network namespace (its nsfs inode):
- * "net4026531840-10.99.0.1-2049-tcp-v4.1" (and "-tls"/"-mtls" for xprtsec).  -ENAMETOOLONG.
+ * "net4026531840-10.99.0.1-2049-tcp-v4.1", and "-tls"/"-mtls" where the sharing model keeps
+ * TLS policies apart (NFSv3: "...-v3-tls"); NFSv4 folds them into one client, one key.
+ * -ENAMETOOLONG.
  */
 int claim_key_name(unsigned long netns, const struct client_key *k, char *buf, size_t n);
 
@@ -46,6 +48,7 @@ int claim_key_name(unsigned long netns, const struct client_key *k, char *buf, s
 struct claim {
         pid_t pid;
         unsigned nconnect;      /* the connections it creates the client with (1: none asked) */
+        char xprtsec[8];        /* the TLS policy it creates it with: none, tls, mtls */
         char *target;           /* its mount point */
         char *spec;             /* its source, as typed */
 };
@@ -56,5 +59,6 @@ struct claim {
 void claim_done(struct claim *c);
 /* Text of a claim file; -ENOMEM. */
 int claim_format(const struct claim *c, char **ret);
-/* -EINVAL when not a claim (header, pid, nconnect 1..16, target and spec required). */
+/* -EINVAL when not a claim (header, pid, nconnect 1..16, target and spec required; xprtsec
+ * none, tls or mtls, "none" when absent). */
 int claim_parse(const char *text, struct claim *ret);

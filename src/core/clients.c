@@ -48,10 +48,57 @@ int clients_add_mount(struct clients *c, struct nfs_mount *m)
         return 0;
 }
 
+/*
+ * Seen on Linux 6.12.117 (the lab's tls scenario, doc/DESIGN.md "TLS and sharing"): NFSv4.0,
+ * 4.1 and 4.2 fold a TLS client into a plain one of the same server and a plain mount lands on
+ * a TLS client, mtls on tls; NFSv3 keeps them apart.  Every kernel with xprtsec= (6.5+) is
+ * taken to fold: none is known to keep them apart, and the verification reads what it did.
+ */
+static const struct {
+        int major;
+        enum xprtsec_sharing sharing;
+} xprtsec_model[] = {
+        { 2, XPRTSEC_SEPARATE },
+        { 3, XPRTSEC_SEPARATE },
+        { 4, XPRTSEC_FOLDED },
+};
+
+enum xprtsec_sharing xprtsec_sharing_of(struct nfs_version v)
+{
+        for (size_t i = 0; i < ELEMENTSOF(xprtsec_model); i++)
+                if (xprtsec_model[i].major == v.major)
+                        return xprtsec_model[i].sharing;
+        /* negotiated: it may be NFSv4, the side where TLS can be lost */
+        return XPRTSEC_FOLDED;
+}
+
+bool xprtsec_separates(struct nfs_version v)
+{
+        return xprtsec_sharing_of(v) == XPRTSEC_SEPARATE;
+}
+
+enum tls_level tls_level_of(const char *xprtsec)
+{
+        return streq(xprtsec, "mtls") ? TLS_MTLS : streq(xprtsec, "tls") ? TLS_TLS : TLS_NONE;
+}
+
+const char *tls_level_to_string(enum tls_level l)
+{
+        static const char *const s[] = { "none", "tls", "mtls" };
+        return s[l];
+}
+
 static bool endpoint_equal(const struct client_key *a, const struct client_key *b)
 {
         return a->port == b->port && streq(a->transport, b->transport) &&
                streq(a->xprtsec, b->xprtsec);
+}
+
+/* The same endpoint but for the TLS policy. */
+static bool endpoint_equal_but_tls(const struct client_key *a, const struct client_key *b)
+{
+        return a->port == b->port && streq(a->transport, b->transport) &&
+               tls_level_of(a->xprtsec) != tls_level_of(b->xprtsec);
 }
 
 bool client_key_equal(const struct client_key *a, const struct client_key *b)
@@ -246,11 +293,29 @@ static enum client_relation classify(const struct nfs_client *cl, const struct n
                 return CLIENT_OTHER_ADDRESS;
         if (cl->other_netns)
                 return CLIENT_OTHER_NETNS;
-        if (!endpoint_equal(&cl->key, &want))
+        bool folds = endpoint_equal_but_tls(&cl->key, &want) &&
+                     !xprtsec_separates(cl->key.vers);
+        if (!folds && !endpoint_equal(&cl->key, &want))
                 return CLIENT_OTHER_ENDPOINT;
         if (version_matches(cl->key.vers, req->vers))
-                return CLIENT_SHARES;
+                return folds ? CLIENT_FOLDED : CLIENT_SHARES;
         return version_may_match(cl->key.vers, req->vers) ? CLIENT_MAYBE : CLIENT_OTHER_VERSION;
+}
+
+/* A client of the request's own TLS policy is found without trunking: it wins over one that
+ * only folding would reach, which then stays apart. */
+static void prefer_own_policy(struct client_match *m, const struct clients *c)
+{
+        const struct nfs_client *own = NULL;
+
+        for (size_t i = 0; i < m->n && !own; i++)
+                if (m->rel[i] == CLIENT_SHARES)
+                        own = &c->v[i];
+        for (size_t i = 0; i < m->n; i++)
+                if (m->rel[i] == CLIENT_FOLDED && (own || m->client != &c->v[i]))
+                        m->rel[i] = CLIENT_OTHER_ENDPOINT;
+        if (own)
+                m->client = own;
 }
 
 int clients_classify(const struct clients *c, const struct nfs_request *req,
@@ -262,14 +327,19 @@ int clients_classify(const struct clients *c, const struct nfs_request *req,
                 return -ENOMEM;
         for (size_t i = 0; i < c->n; i++) {
                 m.rel[i] = classify(&c->v[i], req, addr);
+                bool shares = m.rel[i] == CLIENT_SHARES || m.rel[i] == CLIENT_FOLDED;
                 /* a second client that matches (a hidden v4 one, minor unknown) only may be it */
-                if (m.rel[i] == CLIENT_SHARES && m.client)
+                if (m.rel[i] == CLIENT_SHARES && m.client && !m.client_folded)
                         m.rel[i] = CLIENT_MAYBE;
-                else if (m.rel[i] == CLIENT_SHARES)
+                else if (shares && !m.client) {
                         m.client = &c->v[i];
+                        m.client_folded = m.rel[i] == CLIENT_FOLDED;
+                }
                 else if (m.rel[i] == CLIENT_MAYBE && m.nmaybe < ELEMENTSOF(m.maybe))
                         m.maybe[m.nmaybe++] = &c->v[i];
         }
+        prefer_own_policy(&m, c);
+        m.client_folded = m.client && m.rel[m.client - c->v] == CLIENT_FOLDED;
         /* a client it shares settles it: nothing is left to negotiation */
         if (m.client)
                 m.nmaybe = 0;
@@ -287,6 +357,8 @@ const char *client_relation_to_string(enum client_relation r)
 {
         static const char *const s[] = {
                 [CLIENT_SHARES] = "this mount shares it",
+                [CLIENT_FOLDED] = "another TLS policy, but NFSv4 trunking folds this mount into "
+                                  "it",
                 [CLIENT_MAYBE] = "the negotiated version may land on it",
                 [CLIENT_OTHER_ADDRESS] = "another server address: separate",
                 [CLIENT_OTHER_NETNS] = "made from another network namespace: separate",

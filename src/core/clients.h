@@ -98,9 +98,33 @@ struct rpc_switch {
  */
 void clients_count_hidden(struct clients *c, const struct rpc_switch *sw, size_t n);
 
+/*
+ * The TLS sharing model (doc/DESIGN.md "TLS and sharing"): the one place that says what the
+ * kernel does with a mount whose xprtsec= differs from that of an existing client of the same
+ * server address, port, transport and version.  Read by the classification (plan, policies,
+ * claim key), the verification, the udev mode and status.
+ */
+enum tls_level { TLS_NONE, TLS_TLS, TLS_MTLS };     /* weakest first */
+
+enum xprtsec_sharing {
+        XPRTSEC_SEPARATE,       /* a client of its own (NFSv3: nfs_match_client() keys on it) */
+        XPRTSEC_FOLDED,         /* NFSv4: trunking discovery folds the new client into the
+                                 * existing one (same client owner, same client ID), whose TLS
+                                 * policy the mount then runs under */
+};
+
+/* The protection of an xprtsec= value: "" and "none" are none; an unknown word counts as none. */
+enum tls_level tls_level_of(const char *xprtsec);
+const char *tls_level_to_string(enum tls_level l);
+/* What the kernel does with xprtsec for a version (major 0: negotiated, may be NFSv4). */
+enum xprtsec_sharing xprtsec_sharing_of(struct nfs_version v);
+/* Whether two clients of these keys are one kernel client's key (the claim's key name). */
+bool xprtsec_separates(struct nfs_version v);
+
 /* What one client is to a request for one server address. */
 enum client_relation {
         CLIENT_SHARES,          /* the mount will share it */
+        CLIENT_FOLDED,          /* another TLS policy, but NFSv4 folds the mount into it */
         CLIENT_MAYBE,           /* the version is negotiated: the mount may land on it */
         CLIENT_OTHER_ADDRESS,   /* another server address */
         CLIENT_OTHER_NETNS,     /* made from another network namespace: separate */
@@ -112,7 +136,9 @@ enum client_relation {
 struct client_match {
         enum client_relation *rel;       /* one per client of the table */
         size_t n;
-        const struct nfs_client *client; /* the one it shares; NULL: a new client */
+        const struct nfs_client *client; /* the one it shares (or is folded into); NULL: a new
+                                          * client */
+        bool client_folded;              /* it has another TLS policy (CLIENT_FOLDED) */
         /* version left to negotiation: the clients of the endpoint it may land on */
         const struct nfs_client *maybe[8];
         size_t nmaybe;

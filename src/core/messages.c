@@ -183,3 +183,46 @@ int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
             refuse ? "refusing to mount: " : "", req->sec, count, from, mounts ? mounts : "",
             refuse ? "" : ", or set krb5_policy = refuse to prevent it");
 }
+
+/* What a mount that asked for `want` lacks on a client of `has`. */
+const char *tls_lacking_words(enum tls_level want, enum tls_level has)
+{
+        if (has == TLS_NONE)
+                return "encryption and integrity protection (its RPC traffic in plain text)";
+        return want == TLS_MTLS ? "the client certificate it asked to present (encrypted, but "
+                                  "the server cannot tell this client from any other)"
+                                : "the protection it asked for";
+}
+
+int verdict_tls_finding(const struct verdict *v, const struct clients *c,
+                        const struct nfs_request *req, struct findings *out)
+{
+        bool refuse = v->tls == ACTION_REFUSE;
+
+        if (v->tls == ACTION_NONE)
+                return 0;
+        const struct nfs_client *cl = v->tls_client;
+        enum tls_level has = tls_level_of(cl->key.xprtsec);
+        _cleanup_free_ char *desc = client_describe(cl);
+        _cleanup_free_ char *mounts = client_mounts_describe(cl, c);
+        char hasw[128];
+        if (!desc || !mounts)
+                return -ENOMEM;
+        if (cl->hidden)
+                snprintf(hasw, sizeof(hasw), "a TLS policy /proc/fs/nfsfs does not show (taken "
+                                             "as none)");
+        else if (has == TLS_NONE)
+                snprintf(hasw, sizeof(hasw), "no TLS");
+        else
+                snprintf(hasw, sizeof(hasw), "xprtsec=%s", cl->key.xprtsec);
+        return findings_add(
+            out, refuse ? SEV_ERROR : SEV_WARNING,
+            "%sxprtsec=%s %s on the NFS client for %s, set up by %s, which has %s; lacking: %s; NFSv4 "
+            "trunking folds a new client into an existing one of the same server, whatever its "
+            "TLS policy (doc: mount.nfs-tuned(8), TLS); unmount the mounts of that client "
+            "first, or mount with vers=3 or through another server address%s",
+            refuse ? "refusing to mount: " : "", req->xprtsec,
+            v->sharing == SHARE_MAYBE ? "may land (the version is negotiated)" : "would land",
+            desc, mounts, hasw, tls_lacking_words(v->tls_want, has),
+            refuse ? "" : "; tls_policy = refuse prevents it");
+}

@@ -20,6 +20,14 @@ int verdict_nconnect_finding(const struct verdict *v, const struct clients *c,
  * matters.  0 or -ENOMEM. */
 int verdict_names_finding(const struct verdict *v, const struct clients *c, const char *host,
                           struct findings *out);
+/*
+ * A mount that asks for xprtsec=tls or mtls and would land on a client of a weaker TLS policy:
+ * which client, which mounts set it up, what protection is lacking, what to do.  0 or -ENOMEM.
+ */
+int verdict_tls_finding(const struct verdict *v, const struct clients *c,
+                        const struct nfs_request *req, struct findings *out);
+/* What a mount that asked for `want` lacks on a client of `has` ("encryption and ..."; static). */
+const char *tls_lacking_words(enum tls_level want, enum tls_level has);
 /* The same for sec=krb5* on a client with several connections. */
 int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
                          const struct nfs_request *req, struct findings *out);

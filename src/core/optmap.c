@@ -30,6 +30,13 @@ static int check_krb5_policy(const char *v)
         return policy_parse(v, &p) < 0 || p == POLICY_FOLLOW ? -EINVAL : 0;
 }
 
+static int check_tls_policy(const char *v)
+{
+        enum policy p;
+        /* following would mean dropping xprtsec=, i.e. mounting in plain text: never */
+        return policy_parse(v, &p) < 0 || p == POLICY_FOLLOW ? -EINVAL : 0;
+}
+
 static int check_profile(const char *v)
 {
         return profile_name_valid(v) ? 0 : -EINVAL;
@@ -53,6 +60,7 @@ static const struct optdef optmap[] = {
           "a size in KiB (15360), a multiple of rsize (15x) or keep" },
         { "nconnect_policy", NULL, OPTF_HELPER, check_nconnect_policy, "warn, refuse or follow" },
         { "krb5_policy", NULL, OPTF_HELPER, check_krb5_policy, "warn or refuse" },
+        { "tls_policy", NULL, OPTF_HELPER, check_tls_policy, "refuse or warn" },
         { "mount_nfs", NULL, OPTF_HELPER | OPTF_GLOBAL_ONLY | OPTF_NO_CMDLINE, check_absolute_path,
           "an absolute path" },
         { "profile", NULL, OPTF_HELPER, check_profile, "the name of a [profile] section" },

@@ -14,7 +14,8 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
 {
         struct settings s = { .read_ahead = { READ_AHEAD_KEEP, 0 },
                               .nconnect_policy = POLICY_WARN,
-                              .krb5_policy = POLICY_WARN };
+                              .krb5_policy = POLICY_WARN,
+                              .tls_policy = POLICY_REFUSE };
         const struct merged_opt *o;
 
         for (size_t i = 0; i < m->n; i++) {
@@ -37,6 +38,8 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
                 (void)policy_parse(o->opt.value, &s.nconnect_policy);
         if ((o = merged_find(m, "krb5_policy")))
                 (void)policy_parse(o->opt.value, &s.krb5_policy);
+        if ((o = merged_find(m, "tls_policy")))
+                (void)policy_parse(o->opt.value, &s.tls_policy);
         if ((o = merged_find(m, "shared_client_names")))
                 s.warn_shared_names = streq(o->opt.value, "warn");
         *ret = s;

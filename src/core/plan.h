@@ -11,6 +11,7 @@ struct settings {
         struct read_ahead read_ahead;
         enum policy nconnect_policy;
         enum policy krb5_policy;
+        enum policy tls_policy;         /* refuse (default) or warn */
         bool warn_shared_names;         /* shared_client_names = warn */
 };
 

@@ -54,6 +54,24 @@ static bool other_names(const struct nfs_client *cl, const struct clients *c, co
         return false;
 }
 
+/* The client that gives the mount less TLS than it asked: the one it lands on, else the first
+ * one a negotiated version may land on; NULL: none. */
+static const struct nfs_client *tls_weaker(const struct client_match *m, enum tls_level want)
+{
+        if (m->client)
+                return tls_level_of(m->client->key.xprtsec) < want ? m->client : NULL;
+        for (size_t i = 0; i < m->nmaybe; i++)
+                if (tls_level_of(m->maybe[i]->key.xprtsec) < want)
+                        return m->maybe[i];
+        return NULL;
+}
+
+enum tls_level verdict_tls_gets(const struct verdict *v)
+{
+        const struct nfs_client *cl = v->tls_client ? v->tls_client : v->client;
+        return cl && v->sharing != SHARE_NEW ? tls_level_of(cl->key.xprtsec) : v->tls_want;
+}
+
 struct verdict policy_decide(const struct policy_input *in)
 {
         const struct client_match *m = in->match;
@@ -91,6 +109,12 @@ struct verdict policy_decide(const struct policy_input *in)
         if (in->warn_shared_names && in->host && v.sharing == SHARE_VISIBLE &&
             other_names(v.client, in->clients, in->host))
                 v.names = ACTION_WARN;
+
+        /* a TLS mount on a client of a weaker policy runs with that client's: a security
+         * finding, never followed */
+        v.tls_want = tls_level_of(in->req->xprtsec);
+        if ((v.tls_client = tls_weaker(m, v.tls_want)))
+                v.tls = in->tls_policy == POLICY_REFUSE ? ACTION_REFUSE : ACTION_WARN;
 
         if (sec_is_krb5(in->req->sec)) {
                 if (v.effective > 1)

@@ -92,10 +92,11 @@ int mount_record_format(const struct mount_record *r, char **ret)
         if (asprintf(ret,
                      MOUNT_RECORD_HEADER "\nspec=%s\ntarget=%s\nserver=%s\nnconnect=%u\n"
                                          "read_ahead_kb=%s\nbg=%s\nnconnect_requested=%u\n"
-                                         "nconnect_from=%s\nread_ahead_from=%s\n%s",
+                                         "nconnect_from=%s\nread_ahead_from=%s\nxprtsec=%s\n%s",
                      r->spec, r->target, r->server, r->nconnect, ra, r->bg ? "yes" : "no",
                      r->nconnect_requested, setting_origin_to_string(r->nconnect_from),
-                     setting_origin_to_string(r->read_ahead_from), dev) < 0)
+                     setting_origin_to_string(r->read_ahead_from),
+                     r->xprtsec[0] ? r->xprtsec : "none", dev) < 0)
                 return -ENOMEM;
         return 0;
 }
@@ -137,6 +138,9 @@ static int record_set(struct mount_record *r, const char *key, const char *value
                 (void)read_ahead_parse(value, &r->read_ahead);
         else if (streq(key, "bg"))
                 r->bg = streq(value, "yes");
+        else if (streq(key, "xprtsec") &&
+                 (streq(value, "none") || streq(value, "tls") || streq(value, "mtls")))
+                snprintf(r->xprtsec, sizeof(r->xprtsec), "%s", value);
         return 0;
 }
 

@@ -26,6 +26,8 @@ struct mount_record {
         bool bg;                       /* mount.nfs may finish the mount in the background */
         unsigned nconnect_requested;   /* asked by -o or the config, before any policy; 0: none */
         enum setting_origin nconnect_from, read_ahead_from;
+        char xprtsec[8];               /* the TLS asked (xprtsec=): none, tls, mtls; "": not
+                                        * recorded (an older helper) */
         dev_t dev;                     /* the superblock once mounted; 0: not known (bg) */
 };
 

@@ -10,6 +10,7 @@
 
 #include "core/escape.h"
 #include "core/merge.h"
+#include "core/messages.h"
 #include "core/plan.h"
 #include "core/spec.h"
 #include "core/udevbdi.h"
@@ -134,7 +135,17 @@ static int config_now(const struct config *conf, const struct nfs_mount *m, stru
         return r;
 }
 
-/* What was asked: the helper's record, else the fstab entry's nconnect. */
+/* The TLS words as a static text, or NULL. */
+static const char *tls_word(const char *v)
+{
+        static const char *const words[] = { "none", "tls", "mtls" };
+        for (size_t i = 0; i < ELEMENTSOF(words); i++)
+                if (v && streq(v, words[i]))
+                        return words[i];
+        return NULL;
+}
+
+/* What was asked: the helper's record, else the fstab entry's nconnect and xprtsec. */
 static void requested(struct status_mount *row, const struct status_facts *f)
 {
         struct optlist l = { 0 };
@@ -144,9 +155,18 @@ static void requested(struct status_mount *row, const struct status_facts *f)
         if (row->record == RECORD_CURRENT) {
                 row->req = f->record->nconnect_requested;
                 row->req_from = row->req ? REQ_RECORD : REQ_NONE;
-                return;
+                /* a record of an older helper says nothing of TLS: fstab's counts then */
+                row->tls_req = tls_word(f->record->xprtsec);
+                row->tls_from = REQ_RECORD;
+                if (row->tls_req)
+                        return;
         }
         if (!f->fstab_options || optlist_parse(&l, f->fstab_options) < 0)
+                goto out;
+        o = optlist_find(&l, "xprtsec");
+        row->tls_req = o ? tls_word(o->value) : "none";
+        row->tls_from = REQ_FSTAB;
+        if (row->record == RECORD_CURRENT)
                 goto out;
         if ((o = optlist_find(&l, "nconnect")) && o->value &&
             parse_kernel_uint(o->value, NCONNECT_MAX, &u) == 0 && u > 0) {
@@ -185,6 +205,29 @@ static int finding_nconnect(struct status_report *rep, const struct status_mount
             "before it, by a mount since unmounted or one of another mount namespace; unmount "
             "every mount of that client and mount it again to change it",
             m->target, row->req, req_source_words(row->req_from), m->nconnect, abuf, vbuf);
+}
+
+/* It asked for TLS its client does not give (NFSv4 folded it into a client of a weaker policy,
+ * or a kernel that ignored xprtsec=). */
+static int finding_tls(struct status_report *rep, const struct status_mount *row)
+{
+        const struct nfs_mount *m = row->m;
+        enum tls_level want = row->tls_req ? tls_level_of(row->tls_req) : TLS_NONE;
+        enum tls_level has = tls_level_of(m->xprtsec);
+        char abuf[NFS_ADDR_STRLEN], vbuf[32];
+
+        if (want <= has)
+                return 0;
+        return status_add_finding(
+            rep, SEV_WARNING, F_TLS_NOT_APPLIED, m->target,
+            "%s asked for xprtsec=%s (%s) but its NFS client of %s (NFSv%s), set up by %s, has "
+            "%s%s; lacking: %s; NFSv4 folds a TLS mount into an existing client of the same "
+            "server whatever its TLS policy; unmount every mount of that server, then mount the "
+            "TLS ones first, or use vers=3 or another server address",
+            m->target, row->tls_req, req_source_words(row->tls_from),
+            nfs_addr_to_string(&m->addr, abuf), nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)),
+            row->set_by->target, has == TLS_NONE ? "no TLS" : "xprtsec=",
+            has == TLS_NONE ? "" : m->xprtsec, tls_lacking_words(want, has));
 }
 
 static int finding_krb5(struct status_report *rep, const struct status_mount *row)
@@ -367,7 +410,8 @@ static int analyse_one(struct status_report *rep, struct status_mount *row,
         row->nconnect_config = now.nconnect;
         size_t before = row->first_finding = rep->nfindings;
         bool first = row->set_by == row->m; /* the client's findings once, on its first mount */
-        if ((r = finding_nconnect(rep, row)) < 0 || (r = finding_krb5(rep, row)) < 0 ||
+        if ((r = finding_tls(rep, row)) < 0 || (r = finding_nconnect(rep, row)) < 0 ||
+            (r = finding_krb5(rep, row)) < 0 ||
             (r = finding_read_ahead(rep, row, page_kb)) < 0 ||
             (!conf->nunread && (r = finding_config(rep, row, rec, &now)) < 0) ||
             (first && (r = finding_transports_down(rep, row)) < 0) ||

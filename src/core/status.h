@@ -38,6 +38,9 @@ struct status_mount {
         unsigned req;                      /* nconnect asked; 0: not known or none */
         enum req_source req_from;
         unsigned nconnect_config;          /* what the config gives it now; 0: nothing */
+        const char *tls_req;               /* xprtsec asked (record, else fstab); NULL: not
+                                            * known */
+        enum req_source tls_from;
         bool nconnect_unknown;             /* mountinfo's nconnect= cannot be read */
         int xprts;                         /* well-formed xprt: lines; -1: not known */
         int live;                          /* xprts less those offline; -1: not known */
@@ -65,6 +68,7 @@ struct status_mount {
 #define F_FSTAB_INVALID "fstab-invalid-option"
 #define F_TRANSPORTS_DOWN "transports-down"
 #define F_TRANSPORT_IMBALANCE "transport-imbalance"
+#define F_TLS_NOT_APPLIED "tls-not-applied"
 
 /* transport-imbalance: one transport carries at least this share of a client's RPC sends
  * (percent), once the client has sent at least LOAD_MIN_SENDS (fewer say nothing yet). */

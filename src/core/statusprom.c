@@ -87,6 +87,8 @@ static void mount_info(FILE *out, const struct status_mount *row)
         label(out, "export", row->m->source, false);
         client_labels(out, &k, false);
         label(out, "sec", row->m->sec, false);
+        label(out, "xprtsec", tls_level_to_string(tls_level_of(row->m->xprtsec)), false);
+        label(out, "xprtsec_requested", row->tls_req ? row->tls_req : "", false);
         label(out, "set_by", row->set_by->target, false);
         label(out, "record", record_names[row->record], false);
         figure_label(out, "nconnect_requested", row->req, row->req);

@@ -26,6 +26,8 @@ struct bdi_decision {
         const struct conf_section *from;   /* else the section that set it; NULL: none */
         unsigned line;
         bool nconnect_differs;             /* a bg mount landed with another nconnect */
+        bool tls_lacking;                  /* a mount that asked for TLS (its record) landed on a
+                                            * client of a weaker TLS policy (the sharing model) */
 };
 
 /*

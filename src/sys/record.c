@@ -46,6 +46,19 @@ int record_write(const struct paths *p, const struct mount_record *rec)
         return r;
 }
 
+int record_remove(const struct paths *p, const char *target)
+{
+        _cleanup_free_ char *name = NULL;
+        int r = mount_record_name(target, &name);
+
+        if (r < 0)
+                return r;
+        _cleanup_(closep) int dir = records_dir(p);
+        if (dir < 0)
+                return dir;
+        return unlinkat(dir, name, 0) < 0 && errno != ENOENT ? -errno : 0;
+}
+
 int records_open_readonly(const struct paths *p)
 {
         _cleanup_free_ char *dir = NULL;

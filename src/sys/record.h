@@ -12,6 +12,8 @@
  * temporary file renamed over it, so a reader never sees half a record.  0 or -errno.
  */
 int record_write(const struct paths *p, const struct mount_record *r);
+/* Removes the record of mount point `target` (a mount the helper undid).  0 or -errno. */
+int record_remove(const struct paths *p, const char *target);
 /*
  * The records' directory for a reader (nfs-tuned status): not created; -EPERM when it is not
  * root's (or the reader's) or is writable by group or others; -ENOENT when none.

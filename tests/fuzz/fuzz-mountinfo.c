@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Mount options as mountinfo shows them, /proc/fs/nfsfs text, and the client grouping. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -40,18 +41,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 struct nfs_request req = { .vers = c.v[i].key.vers, .transport = "tcp",
                                            .port = 2049, .xprtsec = "none", .nconnect = 8,
                                            .sec = "krb5" };
+                /* every other client against a TLS request: the folding and its findings */
+                if (i % 2)
+                        snprintf(req.xprtsec, sizeof(req.xprtsec), "%s", i % 4 == 1 ? "tls" : "mtls");
                 struct client_match cm;
                 struct findings f = { 0 };
                 if (clients_classify(&c, &req, &c.v[i].key.addr, &cm) < 0)
                         continue;
-                struct policy_input pin = { &req, false, &cm, POLICY_WARN, POLICY_REFUSE, &c, "x", true };
+                struct policy_input pin = { &req,          false, &cm, POLICY_WARN, POLICY_REFUSE,
+                                            POLICY_REFUSE, &c,    "x", true };
                 struct verdict v = policy_decide(&pin);
                 (void)verdict_nconnect_finding(&v, &c, &f);
                 (void)verdict_krb5_finding(&v, &c, &req, &f);
                 (void)verdict_names_finding(&v, &c, "x", &f);
+                (void)verdict_tls_finding(&v, &c, &req, &f);
                 if (c.nmounts) {
                         const struct nfs_mount *nm = &c.mounts[i % c.nmounts];
-                        struct verify_result vr = verify_mount(nm, &v, &c.v[i].key.addr, &c);
+                        struct verify_result vr =
+                            verify_mount(nm, &v, &c.v[i].key.addr, &c, POLICY_REFUSE);
                         (void)verify_findings(&vr, "/mnt/x", nm, &c.v[i].key.addr, &c, &f);
                         struct read_ahead ra = { READ_AHEAD_RSIZE_MULT, 15 };
                         dev_t sbs[1] = { makedev(0, 50) };

@@ -77,6 +77,32 @@ st_inherited_from_record() {
     err_has "warning: [nconnect-inherited] /mnt/b asked for nconnect=8 (as the helper recorded when it mounted it) but has 4: it shares the NFS client of 10.99.0.1 (NFSv4.1) that /mnt/a set up first"
     out_matches '^/mnt/b .* 8 +4 +4 +128 +nconnect-inherited$'
 }
+st_tls_not_applied() {
+    # the TLS mount /mnt/b was folded into the plain client of /mnt/a (NFSv4); /mnt/c asked
+    # mtls in fstab and its client has tls; /mnt/d got the tls it asked
+    mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,sec=sys,addr=10.99.0.1"
+    mount 41 0:54 /mnt/b nfs4 10.99.0.1:/export/b "$V41,sec=sys,addr=10.99.0.1"
+    mount 42 0:55 /mnt/c nfs4 10.99.0.3:/export/c "$V41,sec=sys,xprtsec=tls,addr=10.99.0.3"
+    mount 43 0:56 /mnt/d nfs4 10.99.0.3:/export/d "$V41,sec=sys,xprtsec=tls,addr=10.99.0.3"
+    record mnt-b spec=10.99.0.1:/export/b target=/mnt/b nconnect_requested=0 xprtsec=tls dev=0:54
+    fstab "10.99.0.3:/export/c /mnt/c nfs vers=4.1,xprtsec=mtls 0 0" \
+          "10.99.0.3:/export/d /mnt/d nfs vers=4.1,xprtsec=tls 0 0"
+    run -o target,tls,tls-req,findings
+    status_is 1 "findings"
+    err_has "warning: [tls-not-applied] /mnt/b asked for xprtsec=tls (as the helper recorded when it mounted it) but its NFS client of 10.99.0.1 (NFSv4.1), set up by /mnt/a, has no TLS; lacking: encryption and integrity protection (its RPC traffic in plain text)"
+    err_has "warning: [tls-not-applied] /mnt/c asked for xprtsec=mtls (in fstab) but its NFS client of 10.99.0.3 (NFSv4.1), set up by /mnt/c, has xprtsec=tls; lacking: the client certificate"
+    out_matches '^/mnt/a +none *$' "nothing known of what it asked"
+    out_matches '^/mnt/b +none +tls +tls-not-applied$'
+    out_matches '^/mnt/c +tls +mtls +tls-not-applied$'
+    out_matches '^/mnt/d +tls +tls *$'
+    run -J -o target,tls,tls-req
+    json_true 'j["mounts"][1] == {"target": "/mnt/b", "tls": "none", "tls-req": "tls"}'
+    mkdir -p "$T/textfile"
+    run --prometheus "$T/textfile/nfs-tuned.prom"
+    OUT=$(cat "$T/textfile/nfs-tuned.prom")
+    out_has 'nfs_tuned_mount_info{mountpoint="/mnt/b",export="10.99.0.1:/export/b",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="sys",xprtsec="none",xprtsec_requested="tls",'
+    out_has 'nfs_tuned_findings{code="tls-not-applied",mountpoint="/mnt/b"} 1'
+}
 st_inherited_lower_from_fstab() {
     # the other way: the first mount had 8, the second asked for 1 in fstab
     mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,nconnect=8,sec=sys,addr=10.99.0.1"
@@ -244,8 +270,8 @@ st_prometheus_file() {
     P=$(cat "$T/textfile/nfs-tuned.prom")
     value_is "files left" "$(ls "$T/textfile")" nfs-tuned.prom "no temporary file stays"
     OUT=$P
-    out_has 'nfs_tuned_mount_info{mountpoint="/mnt/a",export="filer:/export/a",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="sys",set_by="/mnt/a",record="current",nconnect_requested="4",read_ahead_bytes="15728640",read_ahead_wanted_bytes="15728640"} 1'
-    out_has 'nfs_tuned_mount_info{mountpoint="/mnt/q\"uote",export="10.99.0.1:/export/b",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="krb5p",set_by="/mnt/a",record="none",nconnect_requested="",read_ahead_bytes="131072",' "not known: empty"
+    out_has 'nfs_tuned_mount_info{mountpoint="/mnt/a",export="filer:/export/a",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="sys",xprtsec="none",xprtsec_requested="",set_by="/mnt/a",record="current",nconnect_requested="4",read_ahead_bytes="15728640",read_ahead_wanted_bytes="15728640"} 1'
+    out_has 'nfs_tuned_mount_info{mountpoint="/mnt/q\"uote",export="10.99.0.1:/export/b",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="krb5p",xprtsec="none",xprtsec_requested="",set_by="/mnt/a",record="none",nconnect_requested="",read_ahead_bytes="131072",' "not known: empty"
     out_has 'nfs_tuned_client_transports{mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1"} 4'
     out_has 'nfs_tuned_findings{code="krb5-multi-connection",mountpoint="/mnt/q\"uote"} 1'
     out_has 'nfs_tuned_status_success 1'
@@ -539,7 +565,7 @@ st_findmnt_columns_and_pairs() {
     status_is 1
     out_matches '^/mnt/a filer:/export/a 4\.1 sys /mnt/a +4 4 128 +10\.99\.0\.1:2049/tcp/4\.1 4$' "the default, then CLIENT and LIVE"
     run --output-all
-    out_matches '^TARGET +SOURCE +SERVER +PORT +PROTO +VERS +SEC +CLIENT +SET-BY +REQ +REQ-FROM +NCONNECT +XPRTS +LIVE +XPRT-SENDS +XPRT-RECVS +XPRT-BACKLOG +RA-KB +RA-WANT-KB +RECORD +MAJ:MIN +FINDINGS$'
+    out_matches '^TARGET +SOURCE +SERVER +PORT +PROTO +VERS +SEC +TLS +TLS-REQ +CLIENT +SET-BY +REQ +REQ-FROM +NCONNECT +XPRTS +LIVE +XPRT-SENDS +XPRT-RECVS +XPRT-BACKLOG +RA-KB +RA-WANT-KB +RECORD +MAJ:MIN +FINDINGS$'
     run -P -o target,nconnect,maj:min,record /mnt/b
     value_is "pairs" "$OUT" 'TARGET="/mnt/b" NCONNECT="4" MAJ:MIN="0:54" RECORD="current"'
     run -l -n -r -o target /mnt/a

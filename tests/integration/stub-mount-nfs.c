@@ -8,12 +8,18 @@
  *   STUB_SLEEP_MS       sleep first (lock tests); "start"/"end" lines go to STUB_DIR/log
  *   STUB_MOUNTINFO_LINE appended to $NFS_TUNED_MOUNTINFO: the new mount
  *   STUB_BDI            maj:min: creates $NFS_TUNED_SYSFS/class/bdi/<maj:min>/read_ahead_kb = 128
- *   STUB_KERNEL         a file of NFS clients ("address version nconnect" lines): the stub acts
- *                       as the kernel's sharing rule, at once (before STUB_SLEEP_MS), under a
- *                       lock of the file: the first mount of an address and version creates
- *                       the client with its nconnect, every later one gets that one; then it
- *                       appends its own line to $NFS_TUNED_MOUNTINFO (spec, mount point,
- *                       version, the client's nconnect; device and ID from the pid)
+ *   STUB_KERNEL         a file of NFS clients ("address version nconnect xprtsec" lines): the
+ *                       stub acts as the kernel's sharing rule, at once (before STUB_SLEEP_MS),
+ *                       under a lock of the file: the first mount of an address and version
+ *                       creates the client with its nconnect and xprtsec, every later one gets
+ *                       that one; NFSv3 keys on xprtsec too, NFSv4 folds a mount of another
+ *                       xprtsec into the existing client (as Linux 6.12 does, doc/DESIGN.md "TLS
+ *                       and sharing"); then it appends its own line to $NFS_TUNED_MOUNTINFO
+ *                       (spec, mount point, version, the client's nconnect and xprtsec; device
+ *                       and ID from the pid)
+ *   called as umount.nfs or umount.nfs4: removes the lines of mount point argv[1] from
+ *                       $NFS_TUNED_MOUNTINFO (after recording argv); STUB_UMOUNT_EXIT: exit
+ *                       with it instead
  *   STUB_KERNEL_DELAY_MS  sleep before reaching the client (a mount.nfs slow to get there)
  */
 #include <dirent.h>
@@ -84,10 +90,12 @@ static const char *opt_value(const char *opts, const char *key, char *buf, size_
         return NULL;
 }
 
-/* The client of (address, version) in the clients file, created with `want` when none. */
-static unsigned kernel_client(const char *file, const char *addr, const char *vers, unsigned want)
+/* The client of (address, version[, xprtsec for NFSv3]) in the clients file, created with
+ * `want` and `sec` when none; `sec` becomes the client's. */
+static unsigned kernel_client(const char *file, const char *addr, const char *vers, unsigned want,
+                              char sec[16])
 {
-        char a[256], v[16];
+        char a[256], v[16], x[16];
         unsigned nc, got = 0;
         FILE *f = fopen(file, "a+");
 
@@ -95,21 +103,45 @@ static unsigned kernel_client(const char *file, const char *addr, const char *ve
                 return 0;
         flock(fileno(f), LOCK_EX);
         rewind(f);
-        while (!got && fscanf(f, "%255s %15s %u", a, v, &nc) == 3)
-                if (!strcmp(a, addr) && !strcmp(v, vers))
+        while (!got && fscanf(f, "%255s %15s %u %15s", a, v, &nc, x) == 4)
+                if (!strcmp(a, addr) && !strcmp(v, vers) && (vers[0] == '4' || !strcmp(x, sec))) {
                         got = nc;
+                        snprintf(sec, 16, "%s", x);
+                }
         if (!got) {
-                fprintf(f, "%s %s %u\n", addr, vers, want);
+                fprintf(f, "%s %s %u %s\n", addr, vers, want, sec);
                 got = want;
         }
         fclose(f);
         return got;
 }
 
+/* umount.nfs: the mount point's lines leave the mount table. */
+static int kernel_umount(const char *dir)
+{
+        const char *mi = getenv("NFS_TUNED_MOUNTINFO");
+        char tmp[4096], line[8192], point[4096];
+        FILE *in, *out;
+
+        if (!mi || !(in = fopen(mi, "r")))
+                return 98;
+        snprintf(tmp, sizeof(tmp), "%s.umount", mi);
+        if (!(out = fopen(tmp, "w"))) {
+                fclose(in);
+                return 98;
+        }
+        while (fgets(line, sizeof(line), in))
+                if (sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1 || strcmp(point, dir))
+                        fputs(line, out);
+        fclose(in);
+        fclose(out);
+        return rename(tmp, mi) == 0 ? 0 : 98;
+}
+
 /* As the kernel: join or create the client, then (after the sleep) the new mountinfo line. */
 static int kernel_mount(int argc, char **argv, const char *clients, char *line, size_t n)
 {
-        char vers[16] = "4.2", ncb[32], host[256];
+        char vers[16] = "4.2", ncb[32], host[256], sec[16] = "none", secb[32] = "";
         const char *opts = "", *e;
 
         for (int i = 3; i + 1 < argc; i++)
@@ -118,20 +150,24 @@ static int kernel_mount(int argc, char **argv, const char *clients, char *line, 
         if (argc < 3 || !strstr(argv[1], ":/"))
                 return -1;
         opt_value(opts, "vers", vers, sizeof(vers));
+        opt_value(opts, "xprtsec", sec, sizeof(sec));
         snprintf(host, sizeof(host), "%.*s", (int)(strstr(argv[1], ":/") - argv[1]), argv[1]);
         unsigned want = opt_value(opts, "nconnect", ncb, sizeof(ncb)) ? (unsigned)atoi(ncb) : 1;
         if ((e = getenv("STUB_KERNEL_DELAY_MS")))
                 sleep_ms(e);
-        unsigned nc = kernel_client(clients, host, vers, want);
+        unsigned nc = kernel_client(clients, host, vers, want, sec);
         if (!nc)
                 return -1;
         snprintf(ncb, sizeof(ncb), "nconnect=%u,", nc);
+        if (strcmp(sec, "none"))
+                snprintf(secb, sizeof(secb), "xprtsec=%s,", sec);
         int id = 1000 + getpid() % 100000;
         snprintf(line, n,
                  "%d 21 0:%d / %s rw,relatime - %s %s rw,vers=%s,rsize=1048576,wsize=1048576,"
-                 "namlen=255,hard,%sproto=tcp,timeo=600,retrans=2,sec=sys,local_lock=none,addr=%s\n",
+                 "namlen=255,hard,%sproto=tcp,timeo=600,retrans=2,sec=sys,%slocal_lock=none,"
+                 "addr=%s\n",
                  id, id, argv[2], vers[0] == '4' ? "nfs4" : "nfs", argv[1], vers,
-                 nc > 1 ? ncb : "", host);
+                 nc > 1 ? ncb : "", secb, host);
         return 0;
 }
 
@@ -153,6 +189,12 @@ int main(int argc, char **argv)
         record_fds(dir);
         if ((e = getenv("STUB_EXIT")))
                 return atoi(e);
+        const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+        if (!strncmp(base, "umount", 6)) {
+                if ((e = getenv("STUB_UMOUNT_EXIT")))
+                        return atoi(e);
+                return argc < 2 ? 99 : kernel_umount(argv[1]);
+        }
         log_line(dir, "start");
         char line[8192];
         if ((e = getenv("STUB_KERNEL")) && kernel_mount(argc, argv, e, line, sizeof(line)) < 0)

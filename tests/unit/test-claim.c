@@ -37,9 +37,19 @@ static const struct {
           NEW, "net7-10.0.0.1-2049-tcp-v3", 0, SHARE_NEW, ACTION_NONE, 0, "vers=3,nconnect=4", NULL },
         { "NFSv4.1 is another key", NULL, NULL, "vers=4.1,nconnect=4", W, false, false, false,
           NEW, "net7-10.0.0.1-2049-tcp-v4.1", 0, SHARE_NEW, ACTION_NONE, 0, "vers=4.1,nconnect=4", NULL },
-        { "port, transport and TLS are in the key", NULL, NULL, "vers=4.2,port=2050,xprtsec=tls", W,
-          false, false, false, NEW, "net7-10.0.0.1-2050-tcp-v4.2-tls", 0, SHARE_NEW, ACTION_NONE, 0,
+        { "port and transport are in the key; NFSv4 folds TLS policies: not TLS", NULL, NULL,
+          "vers=4.2,port=2050,xprtsec=tls", W, false, false, false, NEW,
+          "net7-10.0.0.1-2050-tcp-v4.2", 0, SHARE_NEW, ACTION_NONE, 0,
           "vers=4.2,port=2050,xprtsec=tls", NULL },
+        { "NFSv3 keeps TLS policies apart: in the key", NULL, NULL, "vers=3,xprtsec=mtls", W,
+          false, false, false, NEW, "net7-10.0.0.1-2049-tcp-v3-mtls", 0, SHARE_NEW, ACTION_NONE, 0,
+          "vers=3,xprtsec=mtls", NULL },
+        { "TLS beside an NFSv3 plain client: a client of its own", "vers=3,addr=10.0.0.1", NULL,
+          "vers=3,xprtsec=tls", R, false, false, false, NEW, "net7-10.0.0.1-2049-tcp-v3-tls", 0,
+          SHARE_NEW, ACTION_NONE, 0, "vers=3,xprtsec=tls", NULL },
+        { "TLS beside an NFSv4.1 plain client: folded into it, refused", "vers=4.1,addr=10.0.0.1",
+          NULL, "vers=4.1,xprtsec=tls", R, false, false, false, JOINS, NULL, 0, SHARE_VISIBLE,
+          ACTION_NONE, 0, "vers=4.1,xprtsec=tls", NULL },
         { "an existing client: joins, no lock", "vers=3,nconnect=2,addr=10.0.0.1", NULL,
           "vers=3,nconnect=4", W, false, false, false, JOINS, NULL, 0, SHARE_VISIBLE, ACTION_WARN,
           0, "vers=3,nconnect=4", "warning: nconnect=4 cannot take effect" },
@@ -109,7 +119,8 @@ static struct verdict decide(const struct clients *c, const struct nfs_request *
         client_match_done(m);
         ck_assert_int_eq(clients_classify(c, req, a, m), 0);
         struct policy_input in = { .req = req, .match = m, .nconnect_policy = pol,
-                                   .krb5_policy = pol == R ? R : W, .clients = c };
+                                   .krb5_policy = pol == R ? R : W, .tls_policy = pol == R ? R : W,
+                                   .clients = c };
         return policy_decide(&in);
 }
 
@@ -177,17 +188,20 @@ static const struct {
         int rc;
         long pid;
         unsigned nconnect;
+        const char *xprtsec; /* NULL: "none" (absent) */
 } parse_rows[] = {
-        { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=/mnt/a\nspec=srv:/a\n", 0, 42, 4 },
-        { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=/mnt/a\nspec=srv:/a", 0, 42, 4 },
-        { "# nfs-tuned client claim 2\npid=42\nnconnect=4\ntarget=/mnt/a\nspec=srv:/a\n", -EINVAL, 0, 0 },
-        { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=/mnt/a\n", -EINVAL, 0, 0 },          /* no spec */
-        { CLAIM_HEADER "\npid=0\nnconnect=4\ntarget=/mnt/a\nspec=s:/a\n", -EINVAL, 0, 0 },  /* no pid */
-        { CLAIM_HEADER "\npid=42\nnconnect=17\ntarget=/mnt/a\nspec=s:/a\n", -EINVAL, 0, 0 },
-        { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=mnt\nspec=s:/a\n", -EINVAL, 0, 0 },    /* relative */
-        { CLAIM_HEADER "\npid=42\npid=43\nnconnect=4\ntarget=/m\nspec=s:/a\n", -EINVAL, 0, 0 },
-        { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=/m\nspec=s:/a\nextra\n", -EINVAL, 0, 0 },
-        { "", -EINVAL, 0, 0 },
+        { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=/mnt/a\nspec=srv:/a\n", 0, 42, 4, NULL },
+        { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=/mnt/a\nspec=srv:/a", 0, 42, 4, NULL },
+        { CLAIM_HEADER "\npid=42\nnconnect=4\nxprtsec=mtls\ntarget=/a\nspec=s:/a\n", 0, 42, 4, "mtls" },
+        { CLAIM_HEADER "\npid=42\nnconnect=4\nxprtsec=ssl\ntarget=/a\nspec=s:/a\n", -EINVAL, 0, 0, NULL },
+        { "# nfs-tuned client claim 2\npid=42\nnconnect=4\ntarget=/mnt/a\nspec=srv:/a\n", -EINVAL, 0, 0, NULL },
+        { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=/mnt/a\n", -EINVAL, 0, 0, NULL },          /* no spec */
+        { CLAIM_HEADER "\npid=0\nnconnect=4\ntarget=/mnt/a\nspec=s:/a\n", -EINVAL, 0, 0, NULL },  /* no pid */
+        { CLAIM_HEADER "\npid=42\nnconnect=17\ntarget=/mnt/a\nspec=s:/a\n", -EINVAL, 0, 0, NULL },
+        { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=mnt\nspec=s:/a\n", -EINVAL, 0, 0, NULL },    /* relative */
+        { CLAIM_HEADER "\npid=42\npid=43\nnconnect=4\ntarget=/m\nspec=s:/a\n", -EINVAL, 0, 0, NULL },
+        { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=/m\nspec=s:/a\nextra\n", -EINVAL, 0, 0, NULL },
+        { "", -EINVAL, 0, 0, NULL },
 };
 
 START_TEST(test_claim_parse)
@@ -198,12 +212,14 @@ START_TEST(test_claim_parse)
         if (r == 0) {
                 ck_assert_int_eq(c.pid, parse_rows[_i].pid);
                 ck_assert_uint_eq(c.nconnect, parse_rows[_i].nconnect);
+                ck_assert_str_eq(c.xprtsec, parse_rows[_i].xprtsec ? parse_rows[_i].xprtsec : "none");
                 char *t = NULL;
                 ck_assert_int_eq(claim_format(&c, &t), 0);
                 struct claim back = { 0 };
                 ck_assert_int_eq(claim_parse(t, &back), 0);
                 ck_assert_str_eq(back.target, c.target);
                 ck_assert_str_eq(back.spec, c.spec);
+                ck_assert_str_eq(back.xprtsec, c.xprtsec);
                 claim_done(&back);
                 free(t);
         }

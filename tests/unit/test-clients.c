@@ -395,11 +395,11 @@ static const struct {
         /* tcp6 is tcp */
         { { NFS4("vers=4.2,proto=tcp6,addr=fd00::1", "/a") }, NULL, "vers=4.2,proto=tcp6", false, "fd00::1", "/a", "" },
         { { NFS4("vers=4.2,proto=tcp6,addr=fd00::1", "/a") }, NULL, "vers=4.2", false, "fd00:0::1", "/a", "" },
-        /* xprtsec */
-        { { NFS4("vers=4.2,xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=4.2", false, "10.0.0.1", NULL, "" },
+        /* xprtsec: NFSv4 folds a mount of another TLS policy into the client (the sharing model) */
+        { { NFS4("vers=4.2,xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=4.2", false, "10.0.0.1", "/a", "" },
         /* 20 */
         { { NFS4("vers=4.2,xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=4.2,xprtsec=tls", false, "10.0.0.1", "/a", "" },
-        { { NFS4("vers=4.2,xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=4.2,xprtsec=mtls", false, "10.0.0.1", NULL, "" },
+        { { NFS4("vers=4.2,xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=4.2,xprtsec=mtls", false, "10.0.0.1", "/a", "" },
         { { NFS4("vers=4.2,addr=10.0.0.1", "/a") }, NULL, "vers=4.2,xprtsec=none", false, "10.0.0.1", "/a", "" },
         /* hidden clients */
         { { { NULL } }, "v3 0a000001 801 1 x\n", "vers=3", false, "10.0.0.1", "hidden", "" },
@@ -416,6 +416,21 @@ static const struct {
         /* 30: hidden clients are over tcp/2049 as far as anyone can tell */
         { { { NULL } }, "v3 0a000001 801 1 x\n", "vers=3,port=2050", false, "10.0.0.1", NULL, "" },
         { { { NULL } }, "v3 0a000001 802 1 x\n", "vers=3,port=2050", false, "10.0.0.1", "hidden", "" },
+        /* NFSv3 keeps TLS policies apart */
+        { { NFS3("xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=3", false, "10.0.0.1", NULL, "" },
+        { { NFS3("addr=10.0.0.1", "/a") }, NULL, "vers=3,xprtsec=tls", false, "10.0.0.1", NULL, "" },
+        { { NFS3("xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=3,xprtsec=tls", false, "10.0.0.1", "/a", "" },
+        /* 35: NFSv4.0 and 4.1 fold too; a client of the request's own policy wins */
+        { { NFS4("vers=4.0,addr=10.0.0.1", "/a") }, NULL, "vers=4.0,xprtsec=tls", false, "10.0.0.1", "/a", "" },
+        { { NFS4("vers=4.1,addr=10.0.0.1", "/a") }, NULL, "vers=4.1,xprtsec=mtls", false, "10.0.0.1", "/a", "" },
+        { { NFS4("vers=4.1,addr=10.0.0.1", "/a"), NFS4("vers=4.1,xprtsec=tls,addr=10.0.0.1", "/b") }, NULL,
+          "vers=4.1,xprtsec=tls", false, "10.0.0.1", "/b", "" },
+        { { NFS4("vers=4.1,xprtsec=tls,addr=10.0.0.1", "/a"), NFS4("vers=4.1,addr=10.0.0.1", "/b") }, NULL,
+          "vers=4.1", false, "10.0.0.1", "/b", "" },
+        /* a hidden v4 client (its TLS policy not shown) takes a TLS mount */
+        { { { NULL } }, "v4 0a000001 801 1 x\n", "vers=4.1,xprtsec=tls", false, "10.0.0.1", "hidden", "" },
+        /* 40: a negotiated version may land on a client of another TLS policy */
+        { { NFS4("vers=4.2,addr=10.0.0.1", "/a") }, NULL, "xprtsec=tls", false, "10.0.0.1", NULL, "/a" },
 };
 
 static const char *first_target(const struct clients *c, const struct nfs_client *cl)
@@ -458,7 +473,7 @@ END_TEST
 
 /* Each client of the table classified against one request: the rule the plan printer and the
  * policy both read.  Relations in table order, one letter each: S shares, M maybe, A other
- * address, N other netns, E other endpoint, V other version. */
+ * address, N other netns, E other endpoint, V other version, F folded (another TLS policy). */
 static const struct {
         struct entry e[MAXM];
         const char *servers;
@@ -473,7 +488,13 @@ static const struct {
         /* nfsfs of this netns lists only the v3 client: the v4.1 one was made from another netns */
         { { NFS3("addr=10.0.0.1", "/a"), NFS4("vers=4.1,addr=10.0.0.1", "/b") }, "v3 0a000001 801 1 x\n",
           "vers=4.1", "VN" },
-        { { NFS4("vers=4.2,xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=4.2", "E" },
+        { { NFS4("vers=4.2,xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=4.2", "F" },
+        { { NFS3("xprtsec=tls,addr=10.0.0.1", "/a") }, NULL, "vers=3", "E" },
+        /* a client of its own policy is reached without trunking; the other stays apart */
+        { { NFS4("vers=4.2,addr=10.0.0.1", "/a"), NFS4("vers=4.2,xprtsec=mtls,addr=10.0.0.1", "/b") },
+          NULL, "vers=4.2,xprtsec=mtls", "ES" },
+        { { NFS4("vers=4.2,xprtsec=tls,addr=10.0.0.1", "/a"), NFS4("vers=4.2,xprtsec=mtls,addr=10.0.0.1", "/b") },
+          NULL, "vers=4.2", "FE" },
         /* a visible client settles it; a hidden v4 one of unknown minor then only may be it */
         { { NFS4("vers=4.2,addr=10.0.0.1", "/a") }, "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n", "vers=4.2",
           "SM" },
@@ -482,7 +503,7 @@ static const struct {
 
 START_TEST(test_classify)
 {
-        static const char letters[] = { [CLIENT_SHARES] = 'S', [CLIENT_MAYBE] = 'M',
+        static const char letters[] = { [CLIENT_SHARES] = 'S', [CLIENT_FOLDED] = 'F', [CLIENT_MAYBE] = 'M',
                                         [CLIENT_OTHER_ADDRESS] = 'A', [CLIENT_OTHER_NETNS] = 'N',
                                         [CLIENT_OTHER_ENDPOINT] = 'E', [CLIENT_OTHER_VERSION] = 'V' };
         struct clients c = { 0 };
@@ -504,7 +525,8 @@ START_TEST(test_classify)
                       classify_rows[_i].rel);
         /* the shared client is the one marked S, the maybe list the ones marked M (none with S) */
         for (size_t i = 0; i < m.n; i++)
-                ck_assert_int_eq(m.client == &c.v[i], m.rel[i] == CLIENT_SHARES);
+                ck_assert_int_eq(m.client == &c.v[i],
+                                 m.rel[i] == CLIENT_SHARES || m.rel[i] == CLIENT_FOLDED);
         ck_assert_str_eq(client_relation_to_string(CLIENT_SHARES), "this mount shares it");
         client_match_done(&m);
         optlist_done(&l);

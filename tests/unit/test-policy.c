@@ -201,27 +201,37 @@ static void check_msg(int row, const char *what, const char *msg, const char *co
                               want[i]);
 }
 
+/* The table of a row's mounts and nfsfs servers, its request, and the request classified
+ * against 10.0.0.1 (fd00::1 for tcp6). */
+static void classify_row(const struct entry *e, const char *servers, const char *reqs,
+                         struct clients *c, struct optlist *l, struct nfs_request *req,
+                         struct client_match *m)
+{
+        struct nfs_addr a;
+
+        for (unsigned i = 0; i < MAXM && e[i].opts; i++) {
+                struct nfs_mount nm;
+                ck_assert_int_eq(nfs_mount_from_entry("nfs", e[i].opts, e[i].target, e[i].source,
+                                                      makedev(0, 40 + i), &nm),
+                                 0);
+                ck_assert_int_eq(clients_add_mount(c, &nm), 0);
+        }
+        ck_assert_int_eq(clients_group(c), 0);
+        ck_assert_int_eq(clients_add_nfsfs_servers(c, servers, NULL, 0), 0);
+        ck_assert_int_eq(optlist_parse(l, reqs), 0);
+        ck_assert_int_eq(nfs_request_parse(l, false, req, NULL), 0);
+        ck_assert_int_eq(nfs_addr_parse(strstr(reqs, "tcp6") ? "fd00::1" : "10.0.0.1", &a), 0);
+        ck_assert_int_eq(clients_classify(c, req, &a, m), 0);
+}
+
 START_TEST(test_policy)
 {
         struct clients c = { 0 };
         struct optlist l = { 0 };
         struct nfs_request req;
-        struct nfs_addr a;
         struct client_match m = { 0 };
 
-        for (unsigned i = 0; i < MAXM && rows[_i].e[i].opts; i++) {
-                struct nfs_mount nm;
-                ck_assert_int_eq(nfs_mount_from_entry("nfs", rows[_i].e[i].opts, rows[_i].e[i].target,
-                                                      rows[_i].e[i].source, makedev(0, 40 + i), &nm),
-                                 0);
-                ck_assert_int_eq(clients_add_mount(&c, &nm), 0);
-        }
-        ck_assert_int_eq(clients_group(&c), 0);
-        ck_assert_int_eq(clients_add_nfsfs_servers(&c, rows[_i].servers, NULL, 0), 0);
-        ck_assert_int_eq(optlist_parse(&l, rows[_i].req), 0);
-        ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
-        ck_assert_int_eq(nfs_addr_parse(strstr(rows[_i].req, "tcp6") ? "fd00::1" : "10.0.0.1", &a), 0);
-        ck_assert_int_eq(clients_classify(&c, &req, &a, &m), 0);
+        classify_row(rows[_i].e, rows[_i].servers, rows[_i].req, &c, &l, &req, &m);
 
         struct policy_input in = {
                 .req = &req,
@@ -416,6 +426,84 @@ START_TEST(test_names)
 }
 END_TEST
 
+
+/* TLS: the sharing model's folding, the policy, and what the finding says. */
+static const struct {
+        const char *name;
+        struct entry e[MAXM];
+        const char *servers;
+        const char *req;
+        enum policy pol;
+        enum action tls;
+        const char *gets;             /* verdict_tls_gets() */
+        const char *msg[MAXS];        /* substrings of the TLS message; none: no message */
+} tls_rows[] = {
+        { "NFSv4.1 TLS beside plain, refuse",
+          { { "vers=4.1,addr=10.0.0.1", "/mnt/a", "srv:/a" } }, NULL, "vers=4.1,xprtsec=tls", R,
+          ACTION_REFUSE, "none",
+          { "refusing to mount: xprtsec=tls would land on the NFS client for 10.0.0.1 port 2049, "
+            "NFSv4.1 over tcp, set up by /mnt/a (srv:/a), which has no TLS; lacking: encryption and "
+            "integrity protection (its RPC traffic in plain text)", "unmount the mounts of that client first, or mount with vers=3" } },
+        { "NFSv4.0 TLS beside plain, warn",
+          { { "vers=4.0,addr=10.0.0.1", "/mnt/a", "srv:/a" } }, NULL, "vers=4.0,xprtsec=tls", W,
+          ACTION_WARN, "none", { "warning: xprtsec=tls would land", "tls_policy = refuse prevents it" } },
+        { "NFSv4.2 mtls beside tls: no client certificate",
+          { { "vers=4.2,xprtsec=tls,addr=10.0.0.1", "/mnt/a", "srv:/a" } }, NULL, "vers=4.2,xprtsec=mtls", R,
+          ACTION_REFUSE, "tls", { "which has xprtsec=tls; lacking: the client certificate it asked to present" } },
+        { "tls beside mtls: gets more, nothing to say",
+          { { "vers=4.2,xprtsec=mtls,addr=10.0.0.1", "/mnt/a", "srv:/a" } }, NULL, "vers=4.2,xprtsec=tls", R,
+          ACTION_NONE, "mtls", { NULL } },
+        { "plain beside TLS: lands on the TLS client, no TLS finding",
+          { { "vers=4.1,xprtsec=tls,addr=10.0.0.1", "/mnt/a", "srv:/a" } }, NULL, "vers=4.1", R,
+          ACTION_NONE, "tls", { NULL } },
+        /* 5 */
+        { "NFSv3 TLS beside plain: a client of its own",
+          { { "vers=3,addr=10.0.0.1", "/mnt/a", "srv:/a" } }, NULL, "vers=3,xprtsec=tls", R,
+          ACTION_NONE, "tls", { NULL } },
+        { "TLS beside another minor's plain client: separate",
+          { { "vers=4.1,addr=10.0.0.1", "/mnt/a", "srv:/a" } }, NULL, "vers=4.2,xprtsec=tls", R,
+          ACTION_NONE, "tls", { NULL } },
+        { "negotiated version may land on a plain client",
+          { { "vers=4.2,addr=10.0.0.1", "/mnt/a", "srv:/a" } }, NULL, "xprtsec=tls", R,
+          ACTION_REFUSE, "none", { "xprtsec=tls may land (the version is negotiated)" } },
+        { "a hidden v4 client: its TLS not shown, taken as none",
+          { { NULL } }, "v4 0a000001 801 1 x\n", "vers=4.1,xprtsec=tls", R,
+          ACTION_REFUSE, "none", { "a TLS policy /proc/fs/nfsfs does not show (taken as none)" } },
+        { "TLS beside both a plain and a TLS client: its own",
+          { { "vers=4.1,addr=10.0.0.1", "/mnt/a", "srv:/a" }, { "vers=4.1,xprtsec=tls,addr=10.0.0.1", "/mnt/b", "srv:/b" } },
+          NULL, "vers=4.1,xprtsec=tls", R, ACTION_NONE, "tls", { NULL } },
+};
+
+START_TEST(test_tls)
+{
+        struct clients c = { 0 };
+        struct optlist l = { 0 };
+        struct nfs_request req;
+        struct client_match m = { 0 };
+
+        classify_row(tls_rows[_i].e, tls_rows[_i].servers, tls_rows[_i].req, &c, &l, &req, &m);
+        struct policy_input in = { .req = &req, .match = &m, .tls_policy = tls_rows[_i].pol };
+        struct verdict v = policy_decide(&in);
+        ck_assert_msg(v.tls == tls_rows[_i].tls, "row %d (%s): tls %s", _i, tls_rows[_i].name,
+                      action_to_string(v.tls));
+        ck_assert_str_eq(tls_level_to_string(verdict_tls_gets(&v)), tls_rows[_i].gets);
+        struct findings f = { 0 };
+        ck_assert_int_eq(verdict_tls_finding(&v, &c, &req, &f), 0);
+        ck_assert_uint_le(f.n, 1);
+        char *msg = NULL;
+        if (f.n)
+                sbuf_add(&msg, "%s%s", severity_prefix(f.v[0].sev), f.v[0].text);
+        check_msg(_i, "tls", msg, tls_rows[_i].msg);
+        if (f.n)
+                ck_assert_int_eq(f.v[0].sev, v.tls == ACTION_REFUSE ? SEV_ERROR : SEV_WARNING);
+        free(msg);
+        findings_done(&f);
+        client_match_done(&m);
+        optlist_done(&l);
+        clients_done(&c);
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
         Suite *s = suite_create("policy");
@@ -425,6 +513,7 @@ static Suite *policy_suite(void)
         tc = tcase_create("strings");
         tcase_add_loop_test(tc, test_policy_parse, 0, ELEMS(parse_rows));
         tcase_add_loop_test(tc, test_names, 0, ELEMS(names_rows));
+        tcase_add_loop_test(tc, test_tls, 0, ELEMS(tls_rows));
         tcase_add_test(tc, test_to_string);
         tcase_add_test(tc, test_mounts_describe);
         suite_add_tcase(s, tc);

@@ -165,6 +165,21 @@ static const struct {
           "[global]\nnconnect = 8\nread_ahead_kb = 15360\n", { { V42(""), "/a", 40 } },
           { { { "/a", NULL, 0, ORIGIN_UNKNOWN, NULL, ORIGIN_UNKNOWN, 40 }, NULL, -1, -1 } },
           "", NULL, NULL },
+        /* TLS: asked in fstab, folded into the plain client of an earlier mount */
+        { "tls-not-applied: fstab asked tls, the client has none", "",
+          { { V42(""), "/a", 40 }, { V42(""), "/b", 41 } },
+          { NOFACTS, { { NULL }, "vers=4.2,xprtsec=tls", -1, -1 } },
+          "tls-not-applied /b", NULL,
+          "/b asked for xprtsec=tls (in fstab) but its NFS client of 10.0.0.1 (NFSv4.2), set up "
+          "by /a, has no TLS; lacking: encryption and integrity protection" },
+        { "tls-not-applied: mtls asked, the client has tls", "",
+          { { V42(",xprtsec=tls"), "/a", 40 }, { V42(",xprtsec=tls"), "/b", 41 } },
+          { NOFACTS, { { NULL }, "xprtsec=mtls", -1, -1 } },
+          "tls-not-applied /b", NULL, "has xprtsec=tls; lacking: the client certificate" },
+        { "TLS as asked, or more: nothing", "",
+          { { V42(",xprtsec=mtls"), "/a", 40 }, { V42(",xprtsec=mtls"), "/b", 41 } },
+          { { { NULL }, "xprtsec=mtls", -1, -1 }, { { NULL }, "xprtsec=tls", -1, -1 } },
+          "", NULL, NULL },
 };
 
 static struct mount_record record_of(const struct record_row *rr, const char *source)

@@ -95,12 +95,12 @@ static const char *const present[] = {
         "nfs_tuned_input_success{input=\"bdi\"} 0\n",
         "nfs_tuned_input_success{input=\"mountinfo\"} 1\n",
         "nfs_tuned_input_success{input=\"nfsmount_conf\"} 1\n",
-        "nfs_tuned_mount_info{mountpoint=\"/a\",export=\"srv:/a\"," CLIENT ",sec=\"sys\","
-        "set_by=\"/a\",record=\"none\",nconnect_requested=\"8\",read_ahead_bytes=\"2097152\","
+        "nfs_tuned_mount_info{mountpoint=\"/a\",export=\"srv:/a\"," CLIENT ",sec=\"sys\",xprtsec=\"none\","
+        "xprtsec_requested=\"none\",set_by=\"/a\",record=\"none\",nconnect_requested=\"8\",read_ahead_bytes=\"2097152\","
         "read_ahead_wanted_bytes=\"1048576\"} 1\n",
         /* not known: an empty label, the series stays */
-        "nfs_tuned_mount_info{" ODD_LABEL ",export=\"srv:/odd\"," CLIENT ",sec=\"sys\","
-        "set_by=\"/a\",record=\"none\",nconnect_requested=\"\",read_ahead_bytes=\"\","
+        "nfs_tuned_mount_info{" ODD_LABEL ",export=\"srv:/odd\"," CLIENT ",sec=\"sys\",xprtsec=\"none\","
+        "xprtsec_requested=\"\",set_by=\"/a\",record=\"none\",nconnect_requested=\"\",read_ahead_bytes=\"\","
         "read_ahead_wanted_bytes=\"1048576\"} 1\n",
         "nfs_tuned_mount_info{mountpoint=\"/s\",export=\"srv:/s2\",",
         "nfs_tuned_mount_info{" LATIN1_LABEL ",",

@@ -268,7 +268,7 @@ START_TEST(test_record_roundtrip)
         ck_assert_str_eq(text, "# nfs-tuned mount record 1\nspec=filer:/export\n"
                                "target=/mnt/data\nserver=10.99.0.1\nnconnect=8\n"
                                "read_ahead_kb=15x\nbg=yes\nnconnect_requested=0\n"
-                               "nconnect_from=none\nread_ahead_from=none\n");
+                               "nconnect_from=none\nread_ahead_from=none\nxprtsec=none\n");
         ck_assert_int_eq(mount_record_parse(text, &out), 0);
         ck_assert_str_eq(out.spec, in.spec);
         ck_assert_str_eq(out.target, in.target);
@@ -290,7 +290,8 @@ START_TEST(test_record_roundtrip_asked)
                                    .server = "", .nconnect = 4,
                                    .read_ahead = { READ_AHEAD_KB, 15360 },
                                    .nconnect_requested = 8, .nconnect_from = ORIGIN_CONFIG,
-                                   .read_ahead_from = ORIGIN_CMDLINE, .dev = makedev(0, 53) };
+                                   .read_ahead_from = ORIGIN_CMDLINE, .dev = makedev(0, 53),
+                                   .xprtsec = "mtls" };
         struct mount_record out;
         char *text = NULL;
 
@@ -298,7 +299,7 @@ START_TEST(test_record_roundtrip_asked)
         ck_assert_str_eq(text, "# nfs-tuned mount record 1\nspec=filer:/export\n"
                                "target=/mnt/data\nserver=\nnconnect=4\nread_ahead_kb=15360\n"
                                "bg=no\nnconnect_requested=8\nnconnect_from=config\n"
-                               "read_ahead_from=cmdline\ndev=0:53\n");
+                               "read_ahead_from=cmdline\nxprtsec=mtls\ndev=0:53\n");
         ck_assert_int_eq(mount_record_parse(text, &out), 0);
         ck_assert_str_eq(out.server, "");
         ck_assert_uint_eq(out.nconnect, 4);
@@ -308,6 +309,7 @@ START_TEST(test_record_roundtrip_asked)
         ck_assert_int_eq(out.nconnect_from, ORIGIN_CONFIG);
         ck_assert_int_eq(out.read_ahead_from, ORIGIN_CMDLINE);
         ck_assert(out.dev == makedev(0, 53));
+        ck_assert_str_eq(out.xprtsec, "mtls");
         mount_record_done(&out);
         free(text);
         /* the largest device number of the format, and a record with every origin "none" */

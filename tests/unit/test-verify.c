@@ -49,19 +49,27 @@ static const struct {
           "not the 1 planned: another mount of this server raced" },
 };
 
+/* The clients before the mount: one earlier mount on /mnt/a with these super options, or none. */
+static void clients_before(struct clients *c, const char *fstype, const char *opts)
+{
+        struct nfs_mount before;
+
+        if (opts) {
+                ck_assert_int_eq(nfs_mount_from_entry(fstype, opts, "/mnt/a", "srv:/a", makedev(0, 40),
+                                                      &before), 0);
+                ck_assert_int_eq(clients_add_mount(c, &before), 0);
+        }
+        ck_assert_int_eq(clients_group(c), 0);
+}
+
 START_TEST(test_verify)
 {
         struct clients c = { 0 };
-        struct nfs_mount before, newm;
+        struct nfs_mount newm;
         struct nfs_addr primary;
         struct findings f = { 0 };
 
-        if (rows[_i].before) {
-                ck_assert_int_eq(nfs_mount_from_entry("nfs", rows[_i].before, "/mnt/a", "srv:/a",
-                                                      makedev(0, 40), &before), 0);
-                ck_assert_int_eq(clients_add_mount(&c, &before), 0);
-        }
-        ck_assert_int_eq(clients_group(&c), 0);
+        clients_before(&c, "nfs", rows[_i].before);
         if (rows[_i].servers)
                 ck_assert_int_ge(clients_add_nfsfs_servers(&c, rows[_i].servers, NULL, 0), 0);
         if (rows[_i].primary)
@@ -71,7 +79,7 @@ START_TEST(test_verify)
                              .effective = rows[_i].effective };
         const struct nfs_addr *p = rows[_i].primary ? &primary : NULL;
 
-        struct verify_result r = verify_mount(&newm, &v, p, &c);
+        struct verify_result r = verify_mount(&newm, &v, p, &c, POLICY_REFUSE);
         ck_assert_msg(r.expect == rows[_i].expect, "row %d (%s): expect %u", _i, rows[_i].name, r.expect);
         ck_assert_msg((r.joined != NULL) == rows[_i].joined, "row %d (%s): joined %p", _i, rows[_i].name,
                       (void *)r.joined);
@@ -98,11 +106,71 @@ START_TEST(test_verify)
 }
 END_TEST
 
+/* A TLS mount whose mountinfo shows less than it asked: an error under refuse (unmount), a
+ * warning under warn, naming the client it joined and what it lacks. */
+static const struct {
+        const char *name;
+        const char *before;  /* an earlier mount on /mnt/a, or NULL */
+        const char *want;    /* xprtsec asked */
+        const char *newm;
+        enum policy pol;
+        bool lacking, unmount;
+        enum severity sev;
+        const char *text;    /* a substring of the TLS finding */
+} tls_rows[] = {
+        { "folded into a plain client, refuse", "vers=4.1,addr=10.0.0.1", "tls", "vers=4.1,addr=10.0.0.1",
+          POLICY_REFUSE, true, true, SEV_ERROR,
+          "/mnt/b asked for xprtsec=tls but its mountinfo shows no xprtsec=: the kernel folded it into "
+          "the existing NFS client of 10.0.0.1 (NFSv4.1), /mnt/a (srv:/a); lacking: encryption and "
+          "integrity protection (its RPC traffic in plain text); its first requests already went that "
+          "way; unmounting it (tls_policy = refuse)" },
+        { "folded, warn: kept", "vers=4.2,addr=10.0.0.1", "tls", "vers=4.2,addr=10.0.0.1", POLICY_WARN, true,
+          false, SEV_WARNING, "the mount stays (tls_policy = warn)" },
+        { "mtls on a tls client", "vers=4.2,xprtsec=tls,addr=10.0.0.1", "mtls", "vers=4.2,xprtsec=tls,addr=10.0.0.1",
+          POLICY_REFUSE, true, true, SEV_ERROR, "shows xprtsec=tls: the kernel folded it" },
+        { "no client before: a race or an unexpected fold", NULL, "tls", "vers=4.2,addr=10.0.0.1", POLICY_REFUSE,
+          true, true, SEV_ERROR, "which a mount made meanwhile (a race)" },
+        { "got what it asked", NULL, "tls", "vers=4.2,xprtsec=tls,addr=10.0.0.1", POLICY_REFUSE, false, false,
+          SEV_INFO, NULL },
+        { "got more than it asked", "vers=4.2,xprtsec=mtls,addr=10.0.0.1", "tls",
+          "vers=4.2,xprtsec=mtls,addr=10.0.0.1", POLICY_REFUSE, false, false, SEV_INFO, NULL },
+};
+
+START_TEST(test_verify_tls)
+{
+        struct clients c = { 0 };
+        struct nfs_mount newm;
+        struct nfs_addr primary;
+        struct findings f = { 0 };
+
+        clients_before(&c, "nfs4", tls_rows[_i].before);
+        ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &primary), 0);
+        ck_assert_int_eq(nfs_mount_from_entry("nfs4", tls_rows[_i].newm, "/mnt/b", "srv:/b", makedev(0, 41),
+                                              &newm), 0);
+        struct verdict v = { .sharing = SHARE_NEW, .effective = 1,
+                             .tls_want = tls_level_of(tls_rows[_i].want) };
+        struct verify_result r = verify_mount(&newm, &v, &primary, &c, tls_rows[_i].pol);
+        ck_assert_msg(r.tls_lacking == tls_rows[_i].lacking, "row %d (%s): lacking", _i, tls_rows[_i].name);
+        ck_assert_msg(r.unmount == tls_rows[_i].unmount, "row %d (%s): unmount", _i, tls_rows[_i].name);
+        ck_assert_int_eq(verify_findings(&r, "/mnt/b", &newm, &primary, &c, &f), 0);
+        ck_assert_uint_eq(f.n, 1 + tls_rows[_i].lacking);
+        if (tls_rows[_i].lacking) {
+                ck_assert_int_eq(f.v[1].sev, tls_rows[_i].sev);
+                ck_assert_msg(strstr(f.v[1].text, tls_rows[_i].text), "row %d: %s\nlacks\n%s", _i, f.v[1].text,
+                              tls_rows[_i].text);
+        }
+        findings_done(&f);
+        nfs_mount_done(&newm);
+        clients_done(&c);
+}
+END_TEST
+
 static Suite *verify_suite(void)
 {
         Suite *s = suite_create("verify");
         TCase *tc = tcase_create("verify");
         tcase_add_loop_test(tc, test_verify, 0, ELEMS(rows));
+        tcase_add_loop_test(tc, test_verify_tls, 0, ELEMS(tls_rows));
         suite_add_tcase(s, tc);
         return s;
 }
