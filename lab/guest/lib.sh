@@ -355,28 +355,36 @@ krb5_setup() {
 		[ -f "$KRB5_DIR/exports" ] || krb5_exports "$KRB5_SEC" >>"$KRB5_DIR/setup.log" 2>&1
 		return 0
 	fi
-	if [ -f "$KRB5_DIR/failed" ]; then
-		fail "the Kerberos setup failed before (see krb5-setup.log)"
+	setup_once krb5 "$KRB5_DIR" "the Kerberos setup" krb5_setup_steps
+}
+krb5_setup_steps() {
+	export KRB5_KDC_PROFILE=/etc/krb5kdc/kdc.conf
+	krb5_hosts && krb5_configure && krb5_kdc && krb5_server && krb5_client
+}
+
+# setup_once NAME DIR WHAT STEPS: runs STEPS (a function) once, traced into DIR/setup.log
+# (copied to results/NAME-setup.log), its time in the details and the run's output; DIR/ready
+# after it worked, DIR/failed (and every later call fails) after it did not
+setup_once() {
+	local t0 rc
+	if [ -f "$2/failed" ]; then
+		fail "$3 failed before (see $1-setup.log)"
 		return
 	fi
-	mkdir -p "$KRB5_DIR"
+	mkdir -p "$2"
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	(
-		set -x
-		export KRB5_KDC_PROFILE=/etc/krb5kdc/kdc.conf
-		krb5_hosts && krb5_configure && krb5_kdc && krb5_server && krb5_client
-	) >"$KRB5_DIR/setup.log" 2>&1
+	( set -x; "$4" ) >"$2/setup.log" 2>&1
 	rc=$?
-	cp "$KRB5_DIR/setup.log" /lab/results/krb5-setup.log 2>/dev/null
+	cp "$2/setup.log" "/lab/results/$1-setup.log" 2>/dev/null
 	t0=$(echo "$(cut -d' ' -f1 /proc/uptime) $t0" | awk '{ printf "%.1f", $1 - $2 }')
-	log "  krb5: setup took $t0 s (status $rc)"
-	echo "lab: krb5 setup took $t0 s"
+	log "  $1: setup took $t0 s (status $rc)"
+	echo "lab: $1 setup took $t0 s"
 	if [ "$rc" != 0 ]; then
-		touch "$KRB5_DIR/failed"
-		fail "the Kerberos setup failed: $(tail -n 3 "$KRB5_DIR/setup.log" | tr '\n' ' ')"
+		touch "$2/failed"
+		fail "$3 failed: $(tail -n 3 "$2/setup.log" | tr '\n' ' ')"
 		return
 	fi
-	touch "$KRB5_DIR/ready"
+	touch "$2/ready"
 }
 
 # krb5_stop: rpc.gssd stops and the exports are sec=sys only again; logs to /lab/results
@@ -391,3 +399,104 @@ krb5_stop() {
 	done
 	return 0
 }
+
+# ---------------------------------------------------------------------------------------
+# RPC-with-TLS (xprtsec=), for the tls scenario: set up once, by the first check that calls
+# tls_setup (other scenarios do not pay for it).
+#   the tls module and the crypto the handshake negotiates (with tls alone tlshd fails with
+#   "The kernel does not support the requested algorithm");
+#   an EC P-256 CA, a server certificate with the server's addresses in its SAN, a client
+#   certificate (openssl), in $TLS_DIR;
+#   tlshd (ktls-utils) in the server's namespaces ([authenticate.server]) and in the client's
+#   ([authenticate.client], its certificate for mtls);
+#   exports a..f xprtsec=tls:mtls:none, g xprtsec=mtls (mutual TLS only), h xprtsec=tls:mtls
+#   (TLS only).  tls_stop stops both tlshd and restores the exports.
+TLS_DIR=/tmp/lab/tls
+TLS_MODULES="tls aes_generic gcm ghash_generic ghash_clmulni_intel aesni_intel ccm chacha20poly1305 chacha_generic chacha-x86_64 poly1305_generic poly1305-x86_64 seqiv echainiv"
+
+# why TLS cannot be had here, or nothing
+tls_missing() {
+	local k
+	k=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
+	[ "$k" -ge 6005 ] || { echo "Linux $(uname -r) has no xprtsec= (RPC-with-TLS came with 6.5)"; return; }
+	command -v tlshd >/dev/null || { echo "no tlshd (ktls-utils) in this image"; return; }
+	command -v openssl >/dev/null || { echo "no openssl in this image"; return; }
+}
+
+tls_exports() { # on|off
+	local e i=1 x
+	: >/etc/exports
+	for e in $EXPORTS; do
+		x=
+		if [ "$1" = on ]; then
+			case $e in g) x=,xprtsec=mtls ;; h) x=,xprtsec=tls:mtls ;; *) x=,xprtsec=tls:mtls:none ;; esac
+		fi
+		echo "/export/$e *(rw,no_root_squash,insecure,no_subtree_check,fsid=$i$x)" >>/etc/exports
+		i=$((i + 1))
+	done
+	srv exportfs -ra || return 1
+}
+
+tls_certs() {
+	local d=$TLS_DIR
+	openssl ecparam -name prime256v1 -genkey -noout -out $d/ca.key || return 1
+	openssl req -x509 -new -key $d/ca.key -subj /CN=lab-ca -days 30 -out $d/ca.pem \
+		-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign || return 1
+	printf 'subjectAltName=IP:%s,IP:%s,IP:%s,DNS:server.lab.test\nextendedKeyUsage=serverAuth\n' \
+		"$SRV" "$SRV2" "$SRV6" >$d/server.ext
+	printf 'subjectAltName=IP:10.99.0.2,DNS:client.lab.test\nextendedKeyUsage=clientAuth\n' >$d/client.ext
+	local who
+	for who in server client; do
+		openssl ecparam -name prime256v1 -genkey -noout -out $d/$who.key || return 1
+		openssl req -new -key $d/$who.key -subj /CN=$who.lab.test -out $d/$who.csr || return 1
+		openssl x509 -req -in $d/$who.csr -CA $d/ca.pem -CAkey $d/ca.key -CAcreateserial -days 30 \
+			-extfile $d/$who.ext -out $d/$who.pem || return 1
+	done
+	chmod 600 $d/*.key
+}
+
+tls_tlshd() { # server|client
+	local conf=$TLS_DIR/$1.conf
+	printf '[debug]\nloglevel=1\ntls=0\nnl=0\n\n[authenticate.%s]\nx509.truststore=%s\nx509.certificate=%s\nx509.private_key=%s\n' \
+		"$1" "$TLS_DIR/ca.pem" "$TLS_DIR/$1.pem" "$TLS_DIR/$1.key" >"$conf"
+	if [ "$1" = server ]; then
+		srv tlshd -s -c "$conf" >"$TLS_DIR/tlshd-server.log" 2>&1 </dev/null &
+	else
+		tlshd -s -c "$conf" >"$TLS_DIR/tlshd-client.log" 2>&1 </dev/null &
+	fi
+	echo $! >"$TLS_DIR/tlshd-$1.pid"
+}
+
+# tls_setup: once; later calls only check it is up.  Skips where TLS cannot be had.
+tls_setup() {
+	local why
+	why=$(tls_missing)
+	[ -z "$why" ] || { skip "$why"; return; }
+	[ -f "$TLS_DIR/ready" ] && return 0
+	setup_once tls "$TLS_DIR" "the TLS setup" tls_setup_steps
+}
+tls_setup_steps() {
+	local m
+	for m in $TLS_MODULES; do modprobe "$m" || echo "tls: no module $m (built in, or not for this CPU)"; done
+	[ -e /proc/net/tls_stat ] || return 1
+	tls_certs && tls_tlshd server && tls_tlshd client && tls_exports on
+}
+
+tls_stop() {
+	[ -f "$TLS_DIR/ready" ] || return 0
+	local w
+	for w in server client; do
+		[ -s "$TLS_DIR/tlshd-$w.pid" ] && kill "$(cat "$TLS_DIR/tlshd-$w.pid")" 2>/dev/null
+		cp "$TLS_DIR/tlshd-$w.log" "/lab/results/tls-tlshd-$w.log" 2>/dev/null
+	done
+	rm -f "$TLS_DIR/ready"
+	tls_exports off >>"$TLS_DIR/setup.log" 2>&1
+	return 0
+}
+
+# kTLS sessions of the client's network namespace (/proc/net/tls_stat): set up since boot
+# (TlsTxSw), and open now (TlsCurrTxSw); a TLS mount that makes a client makes one
+tls_sessions() { awk '$1 == "TlsTxSw" { print $2 + 0 }' /proc/net/tls_stat 2>/dev/null; }
+tls_open() { awk '$1 == "TlsCurrTxSw" { print $2 + 0 }' /proc/net/tls_stat 2>/dev/null; }
+# the TLS policy the mount on DIR really has: its mountinfo xprtsec=, none when absent
+mi_tls() { local x; x=$(mi_opt "$1" xprtsec); echo "${x:-none}"; }
