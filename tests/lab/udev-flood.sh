@@ -11,7 +11,7 @@ case " $LAB_SCENARIOS " in
 esac
 
 OURS=/usr/lib/udev/rules.d/99-zz-nfs-tuned.rules
-N=${LAB_FLOOD_N:-2000}
+N=2000
 FUSE=/tmp/lab/fuse
 figure() { echo "# udev-flood: $*"; log "  figure: $*"; }
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
