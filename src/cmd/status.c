@@ -124,8 +124,10 @@ static int gather_one(struct status_ctx *s, int dir, size_t i)
                 return -ENOMEM;
         f->fstab_options = fstab_options_of(s, m->target);
         f->stats = s->stats_read ? mountstats_take(&s->stats, m->target) : NULL;
+        /* no sunrpc sysfs (a kernel before 5.14): nothing can be offline */
         f->offline = !f->stats || !s->xstates_known ? -1 :
-                     mountstats_offline(f->stats, &m->addr, s->xstates, s->nxstates);
+                     !s->nxstates ? 0 :
+                                    mountstats_offline(f->stats, &m->addr, s->xstates, s->nxstates);
         if (s->stats_read && !f->stats &&
             status_inputs_add(&s->in, IN_MOUNTSTATS, "%s has no entry for %s; its XPRTS and "
                               "transports are not known", s->p->mountstats, m->target) < 0)

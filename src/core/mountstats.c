@@ -170,13 +170,17 @@ const struct mountstats_entry *mountstats_take(struct mountstats *s, const char 
 int mountstats_offline(const struct mountstats_entry *e, const struct nfs_addr *addr,
                        const struct xprt_state *v, size_t n)
 {
+        size_t k;
         int offline = 0;
 
-        for (size_t i = 0; i < e->nxprts; i++)
-                for (size_t k = 0; e->xprts[i].srcport && k < n; k++)
-                        if (v[k].srcport == e->xprts[i].srcport && nfs_addr_equal(&v[k].addr, addr)) {
-                                offline += v[k].offline;
-                                break;
-                        }
+        if (!e->nxprts || !e->xprts[0].srcport)
+                return -1;
+        for (k = 0; k < n; k++)
+                if (v[k].srcport == e->xprts[0].srcport && nfs_addr_equal(&v[k].addr, addr))
+                        break;
+        if (k == n)
+                return -1;
+        for (size_t j = 0; j < n; j++)
+                offline += v[j].switch_id == v[k].switch_id && v[j].offline;
         return offline;
 }

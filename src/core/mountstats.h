@@ -50,12 +50,19 @@ const struct mountstats_entry *mountstats_take(struct mountstats *s, const char 
  */
 int mountstats_parse_xprt(const char *text, struct xprt_stats *ret);
 
-/* One transport as the sunrpc sysfs shows it (xprt-N-*: dstaddr, xprt_info, xprt_state). */
+/* One transport as the sunrpc sysfs shows it (switch-S/xprt-N-*: dstaddr, xprt_info,
+ * xprt_state). */
 struct xprt_state {
+        unsigned switch_id;     /* S: the transports of one RPC client */
         struct nfs_addr addr;   /* the server */
-        unsigned srcport;       /* the local port: the key to its xprt: line */
+        unsigned srcport;       /* the local port */
         bool offline;           /* xprt_state says OFFLINE (or REMOVE) */
 };
-/* Of the entry's transports to `addr`, those `v` says are offline (matched by local port). */
+/*
+ * Of the entry's transports, how many `v` says are offline; -1 when its switch is not found.
+ * The switch is the one whose transport to `addr` has the local port of the entry's first
+ * xprt: line: the kernel prints the port of the main transport only (the ones nconnect adds
+ * show 0), and all of them sit in the main one's switch.
+ */
 int mountstats_offline(const struct mountstats_entry *e, const struct nfs_addr *addr,
                        const struct xprt_state *v, size_t n);

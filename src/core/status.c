@@ -301,7 +301,10 @@ static int finding_transports_down(struct status_report *rep, const struct statu
         const struct nfs_mount *m = row->m;
         char abuf[NFS_ADDR_STRLEN], vbuf[32];
 
-        if (row->nconnect_unknown || row->live < 0 || (unsigned)row->live >= m->nconnect)
+        /* the sunrpc sysfs not telling, the xprt: lines are what is known */
+        int live = row->live >= 0 ? row->live : row->xprts;
+
+        if (row->nconnect_unknown || live < 0 || (unsigned)live >= m->nconnect)
                 return 0;
         return status_add_finding(
             rep, SEV_WARNING, F_TRANSPORTS_DOWN, m->target,
@@ -310,8 +313,8 @@ static int finding_transports_down(struct status_report *rep, const struct statu
             "sysfs): its load runs over fewer connections; bring them back online (rpcctl xprt "
             "set online) or unmount every mount of that client and mount it again",
             nfs_addr_to_string(&m->addr, abuf), m->transport,
-            nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)), m->target, row->live,
-            row->live == 1 ? "" : "s", m->nconnect, row->xprts, row->xprts - row->live);
+            nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)), m->target, live,
+            live == 1 ? "" : "s", m->nconnect, row->xprts, row->xprts - live);
 }
 
 /* A client whose sends nearly all went over one of several transports. */

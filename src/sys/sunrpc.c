@@ -143,8 +143,8 @@ static int read_xprt_state(const struct paths *p, const char *dir, struct xprt_s
         return 0;
 }
 
-static int switch_xprt_states(const struct paths *p, const char *dir, struct xprt_state **v,
-                              size_t *n)
+static int switch_xprt_states(const struct paths *p, const char *dir, unsigned id,
+                              struct xprt_state **v, size_t *n)
 {
         _cleanup_(closedirp) DIR *d = opendir(dir);
         char path[PATH_MAX];
@@ -153,7 +153,7 @@ static int switch_xprt_states(const struct paths *p, const char *dir, struct xpr
         if (!d)
                 return -errno;
         for (struct dirent *de; r == 0 && (de = readdir(d));) {
-                struct xprt_state x = { 0 };
+                struct xprt_state x = { .switch_id = id };
                 if (strncmp(de->d_name, "xprt-", 5) != 0)
                         continue;
                 if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
@@ -188,7 +188,8 @@ int load_rpc_xprt_states(const struct paths *p, struct xprt_state **ret, size_t 
                         continue;
                 if (snprintf(path, sizeof(path), "%s/%s", top, de->d_name) >= (int)sizeof(path))
                         continue;
-                r = switch_xprt_states(p, path, &v, &n);
+                r = switch_xprt_states(p, path, (unsigned)strtoul(de->d_name + 7, NULL, 10), &v,
+                                       &n);
                 if (r == -ENOENT)
                         r = 0; /* the switch went away meanwhile */
         }

@@ -86,15 +86,18 @@ xprt_ports() {
 	awk -v d="$1" '$1 == "device" { on = ($5 == d) } on && $1 == "xprt:" { print $3 }' \
 		/proc/self/mountstats
 }
-# the sunrpc sysfs directory of the transport to ADDR from local PORT that is not the main one
+# a sunrpc sysfs transport that is not the main one, in the switch of the transport to ADDR
+# from local PORT (the main one: the only port mountstats shows)
 xprt_dir_of() {
-	local x
+	local x y
 	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*; do
 		[ "$(cat "$x/dstaddr" 2>/dev/null)" = "$1" ] || continue
 		grep -qx "src_port=$2" "$x/xprt_info" 2>/dev/null || continue
-		grep -qx "main_xprt=0" "$x/xprt_info" 2>/dev/null || continue
-		echo "$x"
-		return 0
+		for y in "$(dirname "$x")"/xprt-*; do
+			grep -qx "main_xprt=0" "$y/xprt_info" 2>/dev/null || continue
+			echo "$y"
+			return 0
+		done
 	done
 	return 1
 }
@@ -127,7 +130,11 @@ status_transports() {
 		{ fail "a transport carried $min of $total requests: not all four carry load"; return; }
 	out_matches "^$n 4 4 4 " "NCONNECT XPRTS LIVE" || return
 	# one of them offline
-	port=$(xprt_ports "$n" | sed -n 2p)
+	log "  xprt: lines: $(xprt_ports "$n" | tr '\n' ' ')(local ports)"
+	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*; do
+		log "  $x: $(cat "$x/dstaddr" 2>/dev/null) $(tr '\n' ' ' <"$x/xprt_info" 2>/dev/null | grep -o 'main_xprt=[0-9]* src_port=[0-9]*') $(cat "$x/xprt_state" 2>/dev/null)"
+	done
+	port=$(xprt_ports "$n" | head -n1)
 	x=$(xprt_dir_of "$SRV" "$port") ||
 		{ skip "kernel $(uname -r): no sunrpc sysfs transport with src_port=$port and main_xprt=0 ($(ls /sys/kernel/sunrpc/xprt-switches 2>&1 | head -c 200))"; return; }
 	log "  $x: $(tr '\n' ' ' <"$x/xprt_info"); $(cat "$x/xprt_state")"

@@ -129,19 +129,29 @@ END_TEST
 /* Transports the sunrpc sysfs shows offline, matched by server and local port. */
 START_TEST(test_offline)
 {
-        struct xprt_stats xs[3] = { { .srcport = 801 }, { .srcport = 802 }, { .srcport = 0 } };
+        /* the kernel shows the main transport's port only */
+        struct xprt_stats xs[3] = { { .srcport = 801 }, { .srcport = 0 }, { .srcport = 0 } };
         struct mountstats_entry e = { .xprts = xs, .nxprts = 3 };
-        struct xprt_state st[3] = { { .srcport = 801 }, { .srcport = 802, .offline = true },
-                                    { .srcport = 0, .offline = true } };
+        struct mountstats_entry no_port = { .xprts = xs + 1, .nxprts = 2 };
+        struct xprt_state st[5] = {
+                { .switch_id = 1, .srcport = 801 },
+                { .switch_id = 1, .srcport = 40001, .offline = true },
+                { .switch_id = 1, .srcport = 40002 },
+                { .switch_id = 2, .srcport = 40003, .offline = true }, /* another client's */
+                { .switch_id = 2, .srcport = 802 },
+        };
         struct nfs_addr a, other;
 
         ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &a), 0);
         ck_assert_int_eq(nfs_addr_parse("10.0.0.2", &other), 0);
-        for (size_t i = 0; i < 3; i++)
+        for (size_t i = 0; i < ELEMS(st); i++)
                 st[i].addr = a;
-        ck_assert_int_eq(mountstats_offline(&e, &a, st, 3), 1);
-        ck_assert_int_eq(mountstats_offline(&e, &other, st, 3), 0);
-        ck_assert_int_eq(mountstats_offline(&e, &a, st, 0), 0);
+        ck_assert_int_eq(mountstats_offline(&e, &a, st, ELEMS(st)), 1);
+        ck_assert_int_eq(mountstats_offline(&e, &other, st, ELEMS(st)), -1);
+        ck_assert_int_eq(mountstats_offline(&e, &a, st, 0), -1);
+        ck_assert_int_eq(mountstats_offline(&no_port, &a, st, ELEMS(st)), -1);
+        st[1].offline = false;
+        ck_assert_int_eq(mountstats_offline(&e, &a, st, ELEMS(st)), 0);
 }
 END_TEST
 
