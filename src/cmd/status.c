@@ -127,7 +127,8 @@ static int gather_one(struct status_ctx *s, int dir, size_t i)
         /* no sunrpc sysfs (a kernel before 5.14): nothing can be offline */
         f->offline = !f->stats || !s->xstates_known ? -1 :
                      !s->nxstates ? 0 :
-                                    mountstats_offline(f->stats, &m->addr, s->xstates, s->nxstates);
+                                    mountstats_offline(f->stats, &m->addr, m->port, s->xstates,
+                                                       s->nxstates);
         if (s->stats_read && !f->stats &&
             status_inputs_add(&s->in, IN_MOUNTSTATS, "%s has no entry for %s; its XPRTS and "
                               "transports are not known", s->p->mountstats, m->target) < 0)

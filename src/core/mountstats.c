@@ -167,18 +167,51 @@ const struct mountstats_entry *mountstats_take(struct mountstats *s, const char 
         return &s->v[best];
 }
 
+/* The switch of the transport to `addr` from local port `srcport`; SIZE_MAX when none. */
+static size_t switch_by_port(const struct nfs_addr *addr, unsigned srcport,
+                             const struct xprt_state *v, size_t n)
+{
+        for (size_t k = 0; srcport && k < n; k++)
+                if (v[k].srcport == srcport && nfs_addr_equal(&v[k].addr, addr))
+                        return k;
+        return SIZE_MAX;
+}
+
+/* The only switch whose transports all go to addr:port and are `count`; SIZE_MAX otherwise. */
+static size_t switch_by_count(const struct nfs_addr *addr, unsigned port, size_t count,
+                              const struct xprt_state *v, size_t n)
+{
+        size_t found = SIZE_MAX;
+
+        for (size_t k = 0; k < n; k++) {
+                size_t in = 0, to = 0;
+                bool first = true;
+                for (size_t j = 0; j < n; j++) {
+                        if (v[j].switch_id != v[k].switch_id)
+                                continue;
+                        first &= j >= k;
+                        in++;
+                        to += nfs_addr_equal(&v[j].addr, addr) && v[j].port == port;
+                }
+                if (!first || in != count || to != count)
+                        continue; /* seen at its first transport; or not this client's */
+                if (found != SIZE_MAX)
+                        return SIZE_MAX; /* two alike: which one is not known */
+                found = k;
+        }
+        return found;
+}
+
 int mountstats_offline(const struct mountstats_entry *e, const struct nfs_addr *addr,
-                       const struct xprt_state *v, size_t n)
+                       unsigned port, const struct xprt_state *v, size_t n)
 {
         size_t k;
         int offline = 0;
 
-        if (!e->nxprts || !e->xprts[0].srcport)
+        if (!e->nxprts)
                 return -1;
-        for (k = 0; k < n; k++)
-                if (v[k].srcport == e->xprts[0].srcport && nfs_addr_equal(&v[k].addr, addr))
-                        break;
-        if (k == n)
+        if ((k = switch_by_port(addr, e->xprts[0].srcport, v, n)) == SIZE_MAX &&
+            (k = switch_by_count(addr, port, e->nxprts, v, n)) == SIZE_MAX)
                 return -1;
         for (size_t j = 0; j < n; j++)
                 offline += v[j].switch_id == v[k].switch_id && v[j].offline;

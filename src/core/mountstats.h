@@ -55,14 +55,16 @@ int mountstats_parse_xprt(const char *text, struct xprt_stats *ret);
 struct xprt_state {
         unsigned switch_id;     /* S: the transports of one RPC client */
         struct nfs_addr addr;   /* the server */
+        unsigned port;          /* the server's port */
         unsigned srcport;       /* the local port */
         bool offline;           /* xprt_state says OFFLINE (or REMOVE) */
 };
 /*
  * Of the entry's transports, how many `v` says are offline; -1 when its switch is not found.
  * The switch is the one whose transport to `addr` has the local port of the entry's first
- * xprt: line: the kernel prints the port of the main transport only (the ones nconnect adds
- * show 0), and all of them sit in the main one's switch.
+ * xprt: line (the kernel prints a port for the main transport at most; the ones nconnect adds
+ * show 0, and all of them sit in the main one's switch); without one, the only switch whose
+ * transports all go to `addr` and `port` and are as many as the entry's.
  */
 int mountstats_offline(const struct mountstats_entry *e, const struct nfs_addr *addr,
-                       const struct xprt_state *v, size_t n);
+                       unsigned port, const struct xprt_state *v, size_t n);

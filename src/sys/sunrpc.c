@@ -128,6 +128,9 @@ static int read_xprt_state(const struct paths *p, const char *dir, struct xprt_s
         if (attr_uint(buf, "src_port", &port) < 0 || port > 65535)
                 return -EOPNOTSUPP; /* a kernel that does not say: not known */
         ret->srcport = (unsigned)port;
+        if (attr_uint(buf, "dst_port", &port) < 0 || port > 65535)
+                return -ENOENT;
+        ret->port = (unsigned)port;
         if (snprintf(path, sizeof(path), "%s/dstaddr", dir) >= (int)sizeof(path))
                 return -ENOENT;
         if ((r = read_attr(p, path, buf, sizeof(buf))) < 0)

@@ -133,25 +133,36 @@ START_TEST(test_offline)
         struct xprt_stats xs[3] = { { .srcport = 801 }, { .srcport = 0 }, { .srcport = 0 } };
         struct mountstats_entry e = { .xprts = xs, .nxprts = 3 };
         struct mountstats_entry no_port = { .xprts = xs + 1, .nxprts = 2 };
-        struct xprt_state st[5] = {
+        struct xprt_state st[7] = {
                 { .switch_id = 1, .srcport = 801 },
                 { .switch_id = 1, .srcport = 40001, .offline = true },
                 { .switch_id = 1, .srcport = 40002 },
                 { .switch_id = 2, .srcport = 40003, .offline = true }, /* another client's */
                 { .switch_id = 2, .srcport = 802 },
+                { .switch_id = 3, .srcport = 40004 },                  /* and a third's */
+                { .switch_id = 3, .srcport = 40005 },
         };
         struct nfs_addr a, other;
 
         ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &a), 0);
         ck_assert_int_eq(nfs_addr_parse("10.0.0.2", &other), 0);
-        for (size_t i = 0; i < ELEMS(st); i++)
+        for (size_t i = 0; i < ELEMS(st); i++) {
                 st[i].addr = a;
-        ck_assert_int_eq(mountstats_offline(&e, &a, st, ELEMS(st)), 1);
-        ck_assert_int_eq(mountstats_offline(&e, &other, st, ELEMS(st)), -1);
-        ck_assert_int_eq(mountstats_offline(&e, &a, st, 0), -1);
-        ck_assert_int_eq(mountstats_offline(&no_port, &a, st, ELEMS(st)), -1);
+                st[i].port = 2049;
+        }
+        /* by the main transport's port */
+        ck_assert_int_eq(mountstats_offline(&e, &a, 2049, st, ELEMS(st)), 1);
+        ck_assert_int_eq(mountstats_offline(&e, &other, 2049, st, ELEMS(st)), -1);
+        ck_assert_int_eq(mountstats_offline(&e, &a, 2049, st, 0), -1);
+        /* no port shown: the only switch of as many transports to the server; two alike (2
+         * and 3) say nothing, nor does one whose transports go elsewhere too */
+        ck_assert_int_eq(mountstats_offline(&no_port, &a, 2049, st, ELEMS(st)), -1);
+        st[5].port = 20048;
+        ck_assert_int_eq(mountstats_offline(&no_port, &a, 2049, st, ELEMS(st)), 1);
+        struct mountstats_entry one = { .xprts = xs + 1, .nxprts = 1 };
+        ck_assert_int_eq(mountstats_offline(&one, &a, 2049, st, ELEMS(st)), -1);
         st[1].offline = false;
-        ck_assert_int_eq(mountstats_offline(&e, &a, st, ELEMS(st)), 0);
+        ck_assert_int_eq(mountstats_offline(&e, &a, 2049, st, ELEMS(st)), 0);
 }
 END_TEST
 
