@@ -177,24 +177,45 @@ static size_t switch_by_port(const struct nfs_addr *addr, unsigned srcport,
         return SIZE_MAX;
 }
 
-/* The only switch whose transports all go to addr:port and are `count`; SIZE_MAX otherwise. */
+/* The transports of the switch of v[k], and those offline. */
+static void switch_counts(const struct xprt_state *v, size_t n, size_t k, unsigned *ret_total,
+                          unsigned *ret_offline)
+{
+        *ret_total = *ret_offline = 0;
+        for (size_t j = 0; j < n; j++)
+                if (v[j].switch_id == v[k].switch_id) {
+                        (*ret_total)++;
+                        *ret_offline += v[j].offline;
+                }
+}
+
+/* Every transport of the switch of v[k] goes to addr:port. */
+static bool switch_to(const struct xprt_state *v, size_t n, size_t k, const struct nfs_addr *addr,
+                      unsigned port)
+{
+        for (size_t j = 0; j < n; j++)
+                if (v[j].switch_id == v[k].switch_id &&
+                    (!nfs_addr_equal(&v[j].addr, addr) || v[j].port != port))
+                        return false;
+        return true;
+}
+
+/* The only switch to addr:port of `count` transports, with or without those offline;
+ * SIZE_MAX when none or several. */
 static size_t switch_by_count(const struct nfs_addr *addr, unsigned port, size_t count,
                               const struct xprt_state *v, size_t n)
 {
         size_t found = SIZE_MAX;
+        unsigned total, offline;
 
         for (size_t k = 0; k < n; k++) {
-                size_t in = 0, to = 0;
                 bool first = true;
-                for (size_t j = 0; j < n; j++) {
-                        if (v[j].switch_id != v[k].switch_id)
-                                continue;
-                        first &= j >= k;
-                        in++;
-                        to += nfs_addr_equal(&v[j].addr, addr) && v[j].port == port;
-                }
-                if (!first || in != count || to != count)
-                        continue; /* seen at its first transport; or not this client's */
+                for (size_t j = 0; j < k && first; j++)
+                        first = v[j].switch_id != v[k].switch_id;
+                switch_counts(v, n, k, &total, &offline);
+                if (!first || !switch_to(v, n, k, addr, port) ||
+                    (total != count && total - offline != count))
+                        continue;
                 if (found != SIZE_MAX)
                         return SIZE_MAX; /* two alike: which one is not known */
                 found = k;
@@ -202,18 +223,17 @@ static size_t switch_by_count(const struct nfs_addr *addr, unsigned port, size_t
         return found;
 }
 
-int mountstats_offline(const struct mountstats_entry *e, const struct nfs_addr *addr,
-                       unsigned port, const struct xprt_state *v, size_t n)
+int mountstats_switch(const struct mountstats_entry *e, const struct nfs_addr *addr,
+                      unsigned port, const struct xprt_state *v, size_t n, unsigned *ret_total,
+                      unsigned *ret_offline)
 {
         size_t k;
-        int offline = 0;
 
         if (!e->nxprts)
-                return -1;
+                return -ENOENT;
         if ((k = switch_by_port(addr, e->xprts[0].srcport, v, n)) == SIZE_MAX &&
             (k = switch_by_count(addr, port, e->nxprts, v, n)) == SIZE_MAX)
-                return -1;
-        for (size_t j = 0; j < n; j++)
-                offline += v[j].switch_id == v[k].switch_id && v[j].offline;
-        return offline;
+                return -ENOENT;
+        switch_counts(v, n, k, ret_total, ret_offline);
+        return 0;
 }

@@ -60,11 +60,14 @@ struct xprt_state {
         bool offline;           /* xprt_state says OFFLINE (or REMOVE) */
 };
 /*
- * Of the entry's transports, how many `v` says are offline; -1 when its switch is not found.
- * The switch is the one whose transport to `addr` has the local port of the entry's first
- * xprt: line (the kernel prints a port for the main transport at most; the ones nconnect adds
- * show 0, and all of them sit in the main one's switch); without one, the only switch whose
- * transports all go to `addr` and `port` and are as many as the entry's.
+ * The entry's switch in `v`: its transports (*ret_total) and how many are offline
+ * (*ret_offline); -ENOENT when it is not found.  The switch is the one whose transport to
+ * `addr` has the local port of the entry's first xprt: line (a kernel prints a port for the
+ * main transport at most; the ones nconnect adds show 0, and all sit in the main one's
+ * switch); without one, the only switch whose transports all go to `addr` and `port` and are
+ * as many as the entry's lines, counting or not those offline (6.1 leaves an offline
+ * transport out of mountstats).
  */
-int mountstats_offline(const struct mountstats_entry *e, const struct nfs_addr *addr,
-                       unsigned port, const struct xprt_state *v, size_t n);
+int mountstats_switch(const struct mountstats_entry *e, const struct nfs_addr *addr,
+                      unsigned port, const struct xprt_state *v, size_t n, unsigned *ret_total,
+                      unsigned *ret_offline);

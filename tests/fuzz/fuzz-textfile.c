@@ -101,6 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < c.nmounts; i++) {
                 facts[i].stats = mountstats_take(&ms, c.mounts[i].target);
                 facts[i].offline = facts[i].stats && i % 3 ? (int)(i % 2) : -1;
+                facts[i].live = facts[i].offline < 0 ? -1 : (int)(i % 5);
                 facts[i].ra_now = (long)(i * 128) - 1;
         }
         (void)status_inputs_add(&in, (enum status_input)(size % IN__MAX), "x");
