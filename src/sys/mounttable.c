@@ -138,6 +138,15 @@ static int scan_chunk(struct libmnt_table *t, struct scan *s, char *buf, size_t 
         return r;
 }
 
+/* Every user of a scan keeps NFS entries only: the other lines (most of a host's table) are
+ * not handed to libmount, whose parsing is most of a scan's cost.  The file system type
+ * follows the " - " separator, which no other field can hold (mountinfo escapes spaces). */
+static bool nfs_line(const char *line)
+{
+        const char *sep = strstr(line, " - ");
+        return sep && (startswith(sep + 3, "nfs ") || startswith(sep + 3, "nfs4 "));
+}
+
 static int scan_table(const struct paths *p, struct scan *s)
 {
         _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
@@ -152,6 +161,8 @@ static int scan_table(const struct paths *p, struct scan *s)
         if ((r = open_mountinfo(p, -1, &f)) < 0)
                 return r;
         while (r >= 0 && (n = getline(&line, &cap, f)) > 0) {
+                if (!nfs_line(line))
+                        continue;
                 if (len + (size_t)n > SCAN_CHUNK && len) {
                         r = scan_chunk(t, s, buf, len, p->mountinfo);
                         len = 0;
