@@ -9,8 +9,26 @@
 . /lab/guest/lib.sh
 
 # export:nconnect; all distinct, so exactly one mount sets the client and the others share it
+# (NFSv4.2: a client of its own, apart from the fifty below)
 BOOT_MOUNTS="a:2 b:3 c:4 d:8"
+BOOT_VERS=4.2
 unit_of() { systemd-escape -p --suffix=mount "$MNT/$1"; }
+
+# Fifty mounts of one server, as a host with many exports of one filer has them: NFSv3 and
+# NFSv4.1 in turn over the exports a..h, each version asking one nconnect (two clients, each
+# created by one of its mounts and joined by the others). Mount points $MNT/f01..f50.
+FIFTY=50
+FIFTY_V3_NCONNECT=4
+FIFTY_V41_NCONNECT=2
+fifty_entries() { # mount point, source, options, one line each
+	local i e v n
+	for i in $(seq 1 $FIFTY); do
+		e=$(echo abcdefgh | cut -c$(((i - 1) % 8 + 1)))
+		if [ $((i % 2)) = 1 ]; then v=3 n=$FIFTY_V3_NCONNECT; else v=4.1 n=$FIFTY_V41_NCONNECT; fi
+		printf '%s %s %s\n' "$MNT/f$(printf %02d "$i")" "$SRV:/export/$e" "vers=$v,nconnect=$n,_netdev"
+	done
+}
+fifty_units() { fifty_entries | while read -r d _; do systemd-escape -p --suffix=mount "$d"; done; }
 
 prepare() {
 	set -x
@@ -22,8 +40,9 @@ prepare() {
 	printf '[global]\ntimeo = 123\n' >"$CONF"
 	: >/etc/fstab
 	for m in $BOOT_MOUNTS; do
-		echo "$SRV:/export/${m%%:*} $MNT/${m%%:*} nfs vers=4.1,nconnect=${m#*:},_netdev 0 0" >>/etc/fstab
+		echo "$SRV:/export/${m%%:*} $MNT/${m%%:*} nfs vers=$BOOT_VERS,nconnect=${m#*:},_netdev 0 0" >>/etc/fstab
 	done
+	fifty_entries | while read -r d src o; do echo "$src $d nfs $o 0 0"; done >>/etc/fstab
 	cat /etc/fstab
 	# the lab's server and rpcbind run already (lab_setup): the guest's own units stay off
 	for u in rpcbind.socket rpcbind.service rpc-statd.service nfs-server.service; do
@@ -74,7 +93,8 @@ b_mounted() {
 # systemd started every mount before the first one was done
 b_parallel() {
 	local j started
-	j=$(journalctl -b -o cat _PID=1 | grep -E "^Mount(ing|ed) .*$MNT/")
+	j=$(journalctl -b -o cat _PID=1 |
+		grep -E "^Mount(ing|ed) .*$MNT/($(echo $BOOT_MOUNTS | sed 's/:[0-9]*//g; s/ /|/g'))\.")
 	log "$(echo "$j" | sed 's/^/    | /')"
 	started=$(echo "$j" | awk '/^Mounted / { exit } /^Mounting / { n++ } END { print n + 0 }')
 	[ "$started" = "$(echo $BOOT_MOUNTS | wc -w)" ] ||
@@ -100,10 +120,117 @@ b_nconnect() {
 		fi
 		echo "$msg" | grep -q "^mount\.nfs-tuned: warning: nconnect=$want cannot take effect" ||
 			fail "no warning for $u's nconnect=$want in the journal: '$msg'" || return
-		said=$(echo "$msg" | sed -n 's/.*connections\{0,1\} (nconnect=\([0-9]*\)).*/\1/p')
+		# a client that exists ("has N connections (nconnect=N)"), or one another helper
+		# claimed ("is creating now with nconnect=N")
+		said=$(echo "$msg" | sed -n -e 's/.*connections\{0,1\} (nconnect=\([0-9]*\)).*/\1/p' \
+			-e 's/.* is creating now with nconnect=\([0-9]*\).*/\1/p' | head -n1)
 		[ "$said" = "$eff" ] || fail "the helper said nconnect=$said for $u, the kernel has $eff" || return
 	done
 	[ "$winners" = 1 ] || fail "$winners mounts asked for the effective nconnect=$eff, expected 1" || return
+}
+
+# --- fifty mounts of one server: through the helper and through the plain mount.nfs ----
+# The span of one start of the fifty mount units, in s: from the first unit leaving
+# "inactive" to the last one active (systemd's own monotonic timestamps, in µs).
+fifty_span() {
+	systemctl show -p Id,ActiveState,InactiveExitTimestampMonotonic,ActiveEnterTimestampMonotonic \
+		$(fifty_units) | awk -F= -v n=$FIFTY '
+		$1 == "ActiveState" && $2 == "active" { active++ }
+		$1 == "InactiveExitTimestampMonotonic" && (first == "" || $2 < first) { first = $2 }
+		$1 == "ActiveEnterTimestampMonotonic" && $2 > last { last = $2 }
+		END { if (active != n || first == "" || first == 0) { print "-"; exit }
+		      printf "%.2f\n", (last - first) / 1e6 }'
+}
+
+# FLAVOUR (helper|plain): every one of the fifty mounted, through FLAVOUR (the config's
+# timeo=123 shows the helper; plain mount.nfs leaves TCP's 600), each with its version and
+# the nconnect its client has: mountinfo's and the client's transports in mountstats, which
+# is what every entry asked
+fifty_state() {
+	local want_timeo=123 bad
+	[ "$1" = plain ] && want_timeo=600
+	bad=$(fifty_entries | awk -v timeo=$want_timeo -v v3n=$FIFTY_V3_NCONNECT -v v41n=$FIFTY_V41_NCONNECT '
+		FILENAME == "/proc/self/mountinfo" {
+			for (i = 7; $i != "-"; i++) ;
+			if ($(i + 1) ~ /^nfs/) mi[$5] = $(i + 3)
+			next
+		}
+		FILENAME == "/proc/self/mountstats" {
+			if ($1 == "device") d = $5
+			else if ($1 == "xprt:") x[d]++
+			next
+		}
+		{ want[$1] = ($3 ~ /vers=3,/) ? "3:" v3n : "4.1:" v41n }
+		END {
+			for (d in want) {
+				split(want[d], w, ":")
+				if (!(d in mi)) { print d " is not mounted"; continue }
+				o = "," mi[d] ","
+				if (o !~ ",vers=" w[1] ",") print d ": not vers=" w[1] ": " mi[d]
+				if (o !~ ",nconnect=" w[2] ",") print d ": mountinfo has no nconnect=" w[2] ": " mi[d]
+				if (x[d] != w[2]) print d ": " x[d] + 0 " transports in mountstats, not " w[2]
+				if (o !~ ",timeo=" timeo ",") print d ": not timeo=" timeo " (" (timeo == 123 ? "not through the helper" : "through the helper") ")"
+			}
+		}' - /proc/self/mountinfo /proc/self/mountstats)
+	[ -z "$bad" ] || fail "$(echo "$bad" | head -n 3 | tr '\n' ';') ($(echo "$bad" | wc -l) findings)"
+}
+
+# the fifty unmounted, and their two clients gone (the next start creates them again)
+fifty_stop() {
+	local before i
+	before=$(nfs_servers)
+	systemctl stop $(fifty_units) || return
+	for i in $(seq 1 50); do
+		[ "$(nfs_servers)" -le $((before - 2)) ] && return 0
+		sleep 0.2
+	done
+	fail "the fifty's clients are still there: $(tail -n +2 /proc/fs/nfsfs/servers | tr '\n' ';')"
+}
+
+# FLAVOUR: the fifty started again at once (one transaction, as a boot does), their span
+fifty_start() {
+	local real tuned rc span
+	fifty_stop || return
+	if [ "$1" = plain ]; then
+		# the real mount.nfs over the helper's file, for this start only
+		real=$(readlink -f "$(dpkg-divert --truename /sbin/mount.nfs)")
+		tuned=$(readlink -f /sbin/mount.nfs)
+		[ -x "$real" ] && [ "$real" != "$tuned" ] || fail "no diverted mount.nfs ($real)" || return
+		mount --bind "$real" "$tuned" || return
+	fi
+	systemctl start $(fifty_units)
+	rc=$?
+	[ "$1" = plain ] && umount "$tuned"
+	[ "$rc" = 0 ] || fail "systemctl start of the fifty: status $rc" || return
+	fifty_state "$1" || return
+	span=$(fifty_span)
+	[ "$span" != - ] || fail "no span: $(systemctl show -p ActiveState $(fifty_units) | sort | uniq -c)" || return
+	log "  $1: $span s"
+	echo "$span" >>"/tmp/fifty-$1"
+}
+
+# the boot's fifty, then plain and helper in turn (the same boot: the same image, server,
+# caches); the figures go on the check's line; the ratio is helper/plain of the later starts
+b_fifty() {
+	local boot msgs i helper plain
+	fifty_state helper || return
+	boot=$(fifty_span)
+	[ "$boot" != - ] || fail "the boot's fifty have no span" || return
+	log "  boot (helper): $boot s"
+	rm -f /tmp/fifty-helper /tmp/fifty-plain
+	for i in $(seq 1 "${FIFTY_ROUNDS:-2}"); do
+		fifty_start plain || return
+		fifty_start helper || return
+	done
+	msgs=$(journalctl -b -o cat -u 'mnt-lab-f*.mount' | grep -iE 'nfs-tuned|warning|error' | sort | uniq -c)
+	[ -z "$msgs" ] || fail "the helper spoke for the fifty: $(echo "$msgs" | head -n 3 | tr '\n' ';')" || return
+	helper=$(sort -n /tmp/fifty-helper | tr '\n' ' ') plain=$(sort -n /tmp/fifty-plain | tr '\n' ' ')
+	NOTE=$(awk -v b="$boot" -v h="$helper" -v p="$plain" 'BEGIN {
+		nh = split(h, H, " "); np = split(p, P, " ")
+		mh = (nh % 2) ? H[(nh + 1) / 2] : (H[nh / 2] + H[nh / 2 + 1]) / 2
+		mp = (np % 2) ? P[(np + 1) / 2] : (P[np / 2] + P[np / 2 + 1]) / 2
+		printf "boot %s s (helper); then helper %.2f s, plain %.2f s (medians of %s, %s), ratio %.2f",
+			b, mh, mp, h, p, mh / mp }' | sed 's/ ,/,/g; s/ )/)/')
 }
 
 check() {
@@ -114,6 +241,7 @@ check() {
 	t fstab-mounted-through-helper b_mounted
 	t mounts-started-in-parallel b_parallel
 	t nconnect-is-what-the-helper-said b_nconnect
+	t fifty-mounts b_fifty
 	local results=/lab/results
 	cp "$LAB_LINES" "$results/lines"
 	cp "$LAB_DETAILS" "$results/details.log" 2>/dev/null
