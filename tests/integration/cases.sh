@@ -468,6 +468,8 @@ two_at_once() {
     RC="$r1 $r2" OUT=$(cat "$T/errA" "$T/errB")
     PATTERN=$(awk '{print $1}' "$T/stub/log" | tr '\n' ' ')
 }
+# the stub's kernel forgets every client: its clients file, mountinfo and nfsfs
+no_clients() { rm -f "$T/clients" "$T/nfsfs/servers"; : > "$T/mountinfo"; }
 mi_nconnect() { grep " $1 " "$T/mountinfo" | grep -o 'nconnect=[0-9]*' | cut -d= -f2; }
 claim_files() { ls "$T/run/clients/" 2>/dev/null | grep -v '\.lock$'; }
 tc_claim_joiner_runs_at_once() {
@@ -487,7 +489,7 @@ tc_claim_joiner_first_at_the_kernel() {
     # A claims but its mount.nfs reaches the kernel late: B's mount.nfs creates the client,
     # with A's nconnect, under every policy that mounts B
     for pol in warn follow; do
-        rm -f "$T/clients" "$T/stub/log" "$T/stub/argv"; : > "$T/mountinfo"
+        no_clients; rm -f "$T/stub/log" "$T/stub/argv"
         two_at_once "$pol" 2 8 STUB_KERNEL_DELAY_MS=500
         value_is "$pol: exit statuses" "$RC" "0 0"
         value_is "$pol: the client B created" "$(cat "$T/clients")" "10.99.0.1 3 2"
@@ -497,6 +499,42 @@ tc_claim_joiner_first_at_the_kernel() {
         grep -q -- "-o vers=3,nconnect=2 " <<<"$argv_b" && ! grep -q "nconnect=8" <<<"$argv_b" || fail "$pol: B did not pass nconnect=2: $argv_b"
     done
     grep -qF "following the existing client: nconnect=8 cannot take effect" "$T/errB" || fail "follow: B said $(cat "$T/errB")"
+}
+tc_claim_client_in_nfsfs_before_mountinfo() {
+    # A's client is in nfsfs (the stub's kernel lists it at once) 700 ms before A's mountinfo
+    # line: B, 0.2 s after A, finds a client only nfsfs shows; A's live claim says whose it is,
+    # so B joins it quietly (same nconnect), under refuse too, and without waiting for A
+    export STUB_SLEEP_MS=700 STUB_KERNEL=$T/clients
+    local key; key=$(printf 'net%s-10.99.0.1-2049-tcp-v4.1' "$(stat -L -c %i /proc/self/ns/net)")
+    mkdir -p "$T/mnt/a"
+    for pol in warn refuse; do
+        no_clients; rm -f "$T/stub/log"
+        conf "nconnect_policy = $pol"
+        "$HELPER" 10.99.0.1:/a "$T/mnt/a" -o vers=4.1,nconnect=2 2> "$T/errA" &
+        local p1=$!
+        sleep 0.2
+        grep -q '^v4 0a630001' "$T/nfsfs/servers" && [ ! -s "$T/mountinfo" ] ||
+            fail "$pol: the window is not there (nfsfs: $(cat "$T/nfsfs/servers" 2>&1), mountinfo: $(cat "$T/mountinfo"))"
+        "$HELPER" 10.99.0.1:/b "$T/mnt/b" -v -o vers=4.1,nconnect=2 2> "$T/errB"
+        local r2=$?
+        wait $p1; local r1=$?
+        RC="$r1 $r2" OUT=$(cat "$T/errB")
+        value_is "$pol: exit statuses" "$RC" "0 0"
+        out_lacks "warning"; out_lacks "refusing"; out_lacks "no mount of this mount namespace shows it"
+        out_has "claim: $key is claimed by pid $p1 ($T/mnt/a): this mount joins the client it creates"
+        value_is "$pol: mount.nfs starts and ends" "$(awk '{print $1}' "$T/stub/log" | tr '\n' ' ')" "start start end end " "B waited for A"
+        [ -s "$T/errA" ] && fail "$pol: the claimant printed: $(cat "$T/errA")"
+        value_is "$pol: B's nconnect" "$(mi_nconnect "$T/mnt/b")" 2
+    done
+    # the same nfsfs line with no claim behind it is another mount namespace's client: joined,
+    # warned as one whose nconnect cannot be read, and no claim left
+    no_clients; conf "nconnect_policy = warn"
+    echo "v4 0a630001  801    1 10.99.0.1" > "$T/nfsfs/servers"
+    echo "10.99.0.1 4.1 4" > "$T/clients"
+    run 10.99.0.1:/b "$DIR" -v -o vers=4.1,nconnect=2
+    status_is 0; out_has "no mount of this mount namespace shows it"
+    out_has "claim: $key: no claim: the client only /proc/fs/nfsfs shows is another mount namespace's; this mount joins it"
+    value_is "claims left" "$(claim_files)" ""
 }
 tc_claim_refused_at_once() {
     two_at_once refuse 4 8
@@ -533,7 +571,7 @@ tc_claim_stale_or_live() {
     value_is "claims left" "$(claim_files)" ""
     # a live one (its holder has it locked): the client it names is joined
     printf '# nfs-tuned client claim 1\npid=1\nnconnect=2\ntarget=/mnt/live\nspec=10.99.0.1:/live\n' > "$T/run/clients/$key.claim"
-    : > "$T/mountinfo"; rm -f "$T/clients"
+    no_clients
     flock "$T/run/clients/$key.claim" sleep 3 &
     local holder=$!
     sleep 0.3
@@ -541,7 +579,7 @@ tc_claim_stale_or_live() {
     status_is 0; out_has "which the mount of /mnt/live (10.99.0.1:/live) is creating now with nconnect=2"
     opts_has nconnect=2
     # a live file that is not a claim (another format, another owner's) is none
-    : > "$T/mountinfo"; rm -f "$T/clients"
+    no_clients
     echo garbage > "$T/run/clients/$key.claim"
     run 10.99.0.1:/b "$DIR" -o vers=3,nconnect=8
     status_is 0; out_lacks "warning"
