@@ -585,6 +585,46 @@ tc_claim_stale_or_live() {
     status_is 0; out_lacks "warning"
     kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null
 }
+tc_read_ahead_udev_rule_last() {
+    # nfs-tuned's udev rule is udev's last word on read_ahead_kb: the helper writes at once and
+    # leaves it to the rule, which writes the same value after nfsrahead; otherwise it waits
+    # for udev's bdi event (DESIGN.md "After mount.nfs succeeds")
+    local rule=99-zz-nfs-tuned.rules
+    mkdir -p "$T/etc-rules" "$T/rules" "$T/otherns"
+    echo 'SUBSYSTEM=="bdi", ACTION=="add", KERNEL=="0:*", PROGRAM="/sbin/mount.nfs-tuned --udev-bdi %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/$rule"
+    echo 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="/usr/libexec/nfsrahead %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/99-nfs.rules"
+    : > "$T/udev-control"; : > "$T/otherns/net"; : > "$T/otherns/mnt"
+    export NFS_TUNED_UDEV_CONTROL=$T/udev-control NFS_TUNED_UDEV_RULES=$T/etc-rules:$T/rules NFS_TUNED_UDEV_NS=/proc/self/ns
+    conf '[global]' 'read_ahead_kb = 2048'
+    newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
+    run 10.99.0.1:/export/b "$DIR" -v -o vers=3
+    status_is 0; out_lacks "warning"
+    out_has "read-ahead: udev's rule $T/rules/$rule writes the same value last in the bdi's event (after nfs-utils' nfsrahead): written at once, no wait for udev"
+    out_has "read-ahead: bdi 0:60 read_ahead_kb 128 -> 2048"; out_lacks "udev finished"
+    value_is "read_ahead_kb" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 2048
+    unset STUB_BDI STUB_MOUNTINFO_LINE
+    # what makes it wait, each said
+    waits() { run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3; status_is 0; out_has "read-ahead: $1: written after udev's bdi event"; }
+    : > "$T/etc-rules/$rule"
+    waits "nfs-tuned's udev rule $rule is masked ($T/etc-rules/$rule)"
+    cp "$T/rules/$rule" "$T/etc-rules/$rule"
+    waits "nfs-tuned's udev rule $rule is replaced by a file of its name ($T/etc-rules/$rule)"
+    rm "$T/etc-rules/$rule"
+    echo 'SUBSYSTEM=="bdi", ATTR{read_ahead_kb}="4096"' > "$T/etc-rules/99-zzz-site.rules"
+    waits "nfs-tuned's udev rule $rule is followed by a rule that writes read_ahead_kb ($T/etc-rules/99-zzz-site.rules)"
+    rm "$T/etc-rules/99-zzz-site.rules" "$T/rules/$rule"
+    waits "nfs-tuned's udev rule $rule is not installed"
+    echo 'SUBSYSTEM=="bdi", RUN+="/bin/true"' > "$T/rules/$rule"
+    waits "nfs-tuned's udev rule $rule writes no read_ahead_kb ($T/rules/$rule)"
+    echo 'SUBSYSTEM=="bdi", PROGRAM="x --udev-bdi %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/$rule"
+    NFS_TUNED_UDEV_NS=$T/otherns waits "udev runs in other namespaces than this mount ($T/otherns), where its rule may not find it"
+    NFS_TUNED_UDEV_CONTROL=$T/no-udev run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3
+    status_is 0; out_has "read-ahead: udev is not running: written at once"
+    # nothing to write: nothing said, nothing looked at
+    conf '[global]' 'read_ahead_kb = keep'
+    run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3
+    status_is 0; out_lacks "read-ahead: udev"; out_lacks "written"
+}
 tc_udev_bdi_line_present() {
     # udev's bdi add event for an NFS superblock whose mountinfo line is there
     echo "60 21 0:60 / /data rw,relatime - nfs filer:/export/b rw,$V3NEW" > "$T/mountinfo"
@@ -952,7 +992,7 @@ chmod 644 "$T/conf"
 export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_VENDOR_CONFIG=$T/vendor NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
        NFS_TUNED_SYSFS=$T/sys NFS_TUNED_RUNDIR=$T/run NFS_TUNED_UDEV_CONTROL=$T/no-udev \
        NFS_TUNED_MOUNT_NFS=$STUB STUB_DIR=$T/stub
-unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS STUB_KERNEL STUB_KERNEL_DELAY_MS
+unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS STUB_KERNEL STUB_KERNEL_DELAY_MS NFS_TUNED_UDEV_RULES NFS_TUNED_UDEV_NS
 DIR=$T/mnt/b
 STDOUT=
 
