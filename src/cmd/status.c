@@ -211,7 +211,7 @@ static int check_host(struct status_ctx *s)
         size_t nrules = 0, nnmc = 0;
         int r;
 
-        if ((r = load_udev_rules(s->p, &rules, &nrules, &ue)) == 0)
+        if ((r = load_udev_rules(s->p, NULL, &rules, &nrules, &ue)) == 0)
                 r = status_check_udev(rules, nrules, &s->rep);
         udev_rules_free(rules, nrules);
         if (r == 0 && (r = load_nfsmount_conf(s->p, &nmc, &nnmc, &ne)) == 0)
