@@ -1,7 +1,8 @@
 #!/bin/bash
 # Installs what the tests need (Debian 12, as root, through the machine's own apt sources) and
 # runs every suite: unit, integration, fuzz corpora, man pages, then the same under
-# ASan+UBSan, then the NFS lab in qemu.  Ends with one "N passed, N failed" line.
+# ASan+UBSan, then the NFS lab in qemu on both of its platforms (Debian 12 and 13, see
+# tests/meson.build).  Ends with one "N passed, N failed" line.
 #   tests/run-all.sh [--no-install] [--no-lab]
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -70,8 +71,10 @@ lab_summary=
 if [ "$lab" = 1 ]; then
     # verbose: one line per lab check (ok NAME / FAIL NAME: why / skip NAME: why)
     suite build -- --suite lab --verbose
-    lab_summary="$(cat build/lab/run/results/summary 2>/dev/null), boot: $(cat build/lab/run-boot/results/summary 2>/dev/null)"
-    lab_summary="$lab_summary, bench smoke: $(cat build/lab/run-bench/results/summary 2>/dev/null)"
+    # each platform's figures (lab/run --platform: bookworm in build/lab, trixie in build/lab/trixie)
+    res() { cat "build/lab/$1/results/summary" 2>/dev/null || echo none; }
+    lab_summary="bookworm: $(res run), boot: $(res run-boot), bench smoke: $(res run-bench);"
+    lab_summary="$lab_summary trixie: $(res trixie/run), boot: $(res trixie/run-boot), upgrade: $(res trixie/run-upgrade)"
 fi
 
 echo "== meson tests: $passed passed, $failed failed, $skipped skipped${lab_summary:+; lab checks inside: $lab_summary}"

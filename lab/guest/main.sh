@@ -51,8 +51,11 @@ if [ -n "$LAB_SCENARIOS" ]; then
 		if [ -f "/lab/scenarios/$s.sh" ]; then list="$list /lab/scenarios/$s.sh"
 		else echo "FAIL $s: no such scenario (tests/lab/$s.sh)" | tee -a "$LAB_LINES"; fi
 	done
+elif [ "$LAB_MODE" = upgrade ]; then
+	list=/lab/scenarios/upgrade.sh
 else
-	list=$(ls /lab/scenarios/*.sh | sort)
+	# upgrade.sh needs the upgraded image (lab/run --upgrade)
+	list=$(ls /lab/scenarios/*.sh | grep -v '/upgrade\.sh$' | sort)
 fi
 
 for f in $list; do

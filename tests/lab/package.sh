@@ -5,101 +5,29 @@
 # mount.nfs back byte for byte; upgrades of the package keep it working; a LOCAL diversion
 # stops the install. The checks run in order: each leaves the packages as the next expects.
 # At the end nfs-common is the guest's own again, for the scenarios after this one.
+# On Debian 13 (the platform trixie) the guest's own nfs-common has mount.nfs in /usr/sbin:
+# the same checks run against it; the stand-in upgrade is Debian 12's only (the real upgrade:
+# upgrade.sh, lab/run --platform trixie --upgrade).
 
-DEBS=/lab/debs
-TUNED=$(ls $DEBS/nfs-tuned_*.deb 2>/dev/null | grep -v '~prev' | head -n1)
+. /lab/guest/pkg.sh
 PREV=$(ls $DEBS/nfs-tuned_*~prev_*.deb 2>/dev/null | head -n1)
-NC12=$(ls $DEBS/nfs-common_*.deb 2>/dev/null | grep -v '+usrsbin' | head -n1)
+# the guest's own nfs-common; on Debian 12 also its /usr/sbin stand-in (lab/debs)
+NCOWN=$(ls $DEBS/nfs-common_*.deb 2>/dev/null | grep -v '+usrsbin' | head -n1)
 NC13=$(ls $DEBS/nfs-common_*+usrsbin_*.deb 2>/dev/null | head -n1)
-D12=/sbin/mount.nfs.distrib
-D13=/usr/sbin/mount.nfs.usr-is-merged
-export DEBIAN_FRONTEND=noninteractive
-
-have_debs() { [ -n "$TUNED" ] && [ -n "$PREV" ] && [ -n "$NC12" ] && [ -n "$NC13" ] ||
-	skip "no packages in $DEBS (lab/debs: dpkg-buildpackage, debhelper)"; }
-sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
-# the real binary as nfs-common ships it, read from its own package
-deb_sha() { dpkg-deb --fsys-tarfile "$1" | tar -xO "./$2" | sha256sum | cut -d' ' -f1; }
-SHA12=$([ -n "$NC12" ] && deb_sha "$NC12" sbin/mount.nfs)
+# OWN: where the guest's nfs-common ships mount.nfs; DOWN: where the package diverts it to
+if [ -n "$NCOWN" ] && dpkg-deb -c "$NCOWN" | grep -q ' \./usr/sbin/mount\.nfs$'; then
+	OWN=/usr/sbin/mount.nfs DOWN=$D13 DOTHER=$D12 L=usr-sbin NC13=$NCOWN
+else
+	OWN=/sbin/mount.nfs DOWN=$D12 DOTHER=$D13 L=sbin
+fi
+SHAOWN=$([ -n "$NCOWN" ] && deb_sha "$NCOWN" "${OWN#/}")
 SHA13=$([ -n "$NC13" ] && deb_sha "$NC13" usr/sbin/mount.nfs)
-
-# real_at PATH SHA: nfs-common's binary, unchanged and setuid root, is at PATH
-real_at() {
-	[ -f "$1" ] && [ ! -L "$1" ] || fail "$1 is not a file" || return
-	[ "$(sha "$1")" = "$2" ] || fail "$1: sha256 $(sha "$1"), not nfs-common's $2" || return
-	[ "$(stat -c '%a %U' "$1")" = "4755 root" ] ||
-		fail "$1: mode $(stat -c '%a %U' "$1"), expected 4755 root" || return
-}
-# the package is installed and in front: two diversions, the helper at both names
-in_front() {
-	local d
-	d=$(dpkg-divert --list | grep -c 'by nfs-tuned$')
-	[ "$d" = 2 ] || fail "$d diversions by nfs-tuned: $(dpkg-divert --list | tr '\n' ';')" || return
-	dpkg-divert --list | grep -q "^diversion of /sbin/mount.nfs to $D12 by nfs-tuned" ||
-		fail "no diversion of /sbin/mount.nfs to $D12" || return
-	dpkg-divert --list | grep -q "^diversion of /usr/sbin/mount.nfs to $D13 by nfs-tuned" ||
-		fail "no diversion of /usr/sbin/mount.nfs to $D13" || return
-	[ "$(readlink -f /sbin/mount.nfs)" = /usr/sbin/mount.nfs-tuned ] ||
-		fail "/sbin/mount.nfs resolves to $(readlink -f /sbin/mount.nfs), not the helper" || return
-	[ "$(stat -c '%a %U' /usr/sbin/mount.nfs-tuned)" = "4755 root" ] ||
-		fail "/usr/sbin/mount.nfs-tuned mode $(stat -c '%a %U' /usr/sbin/mount.nfs-tuned)" || return
-	[ "$(readlink -f /usr/sbin/umount.nfs4)" = /usr/sbin/mount.nfs-tuned ] ||
-		fail "umount.nfs4 resolves to $(readlink -f /usr/sbin/umount.nfs4)" || return
-	[ ! -e "$CONF" ] || fail "$CONF exists: the package must work without it" || return
-}
-# the package is gone: no diversion, no file of it, nfs-common's binary at NAME
-gone() { # NAME SHA
-	[ -z "$(dpkg-divert --list | grep 'mount\.nfs')" ] ||
-		fail "diversions left: $(dpkg-divert --list | grep 'mount\.nfs' | tr '\n' ';')" || return
-	real_at "$1" "$2" || return
-	[ "$(readlink -f /sbin/mount.nfs)" = "$(readlink -f "$1")" ] || fail "/sbin/mount.nfs is not $1" || return
-	local f left=
-	# /usr/sbin/mount.nfs is nfs-common's again (real_at above)
-	for f in $(dpkg-deb -c "$TUNED" | awk '$1 !~ /^d/ { print substr($6, 2) }'); do
-		[ "$f" != /usr/sbin/mount.nfs ] || continue
-		[ -e "$f" ] || [ -L "$f" ] && left="$left $f"
-	done
-	[ -z "$left" ] || fail "files of the package left:$left" || return
-	[ ! -e /usr/share/doc/nfs-tuned ] || fail "/usr/share/doc/nfs-tuned left" || return
-	[ ! -e "$D12" ] && [ ! -e "$D13" ] || fail "a diverted copy is left: $(ls $D12 $D13 2>/dev/null)" || return
-}
-dpkg_status_is() { # WANT
-	local s
-	s=$(dpkg-query -W -f '${db:Status-Abbrev}${Version}' nfs-tuned 2>/dev/null)
-	[ "$s" = "$1" ] || fail "dpkg says nfs-tuned is '$s', expected '$1'" || return
-}
-# purged or never installed (a failed first install leaves nothing either)
-not_installed() {
-	local s
-	s=$(dpkg-query -W -f '${db:Status-Abbrev}' nfs-tuned 2>/dev/null)
-	# the second letter: n(ot-installed) or c(onfig-files; the postrm alone is left)
-	case $s in ''|?n*|?c*) ;; *) fail "dpkg says nfs-tuned is '$s', expected not installed" ;; esac
-}
-pkg() { # dpkg/apt COMMAND...: run it, rc 0
-	xrun "$@"
-	status_is 0 "$*" || return
-}
-# a mount through mount(8) that the helper's own -v output shows, running REAL
-via_helper() { # REAL TYPE SPEC DIR OPTS
-	xrun mount -v -t "$2" "$3" "$4" ${5:+-o "$5"}
-	status_is 0 "mount -v -t $2 $3" || return
-	out_matches "mount\.nfs-tuned: exec: $1 " "the helper ran $1" || return
-	mounted "$4" || return
-}
-# mount without the helper: nothing of it in mount's -v output
-without_helper() { # DIR
-	xrun mount -v -t nfs $SRV:/export/a "$1" -o vers=3
-	status_is 0 "mount -t nfs after removal" || return
-	out_no_match 'mount\.nfs-tuned' || return
-	mounted "$1" || return
-	xrun umount "$1"
-	status_is 0 || return
-}
-V=$([ -n "$TUNED" ] && dpkg-deb -f "$TUNED" Version)
+have_debs() { [ -n "$TUNED" ] && [ -n "$PREV" ] && [ -n "$NCOWN" ] && [ -n "$NC13" ] ||
+	skip "no packages in $DEBS (lab/debs: dpkg-buildpackage, debhelper)"; }
 
 p_install() {
 	have_debs || return
-	real_at /sbin/mount.nfs "$SHA12" "before" || return
+	real_at $OWN "$SHAOWN" "before" || return
 	xrun apt install -y "$TUNED"
 	if [ "$RC" != 0 ]; then
 		# apt needs its lists for some dependency checks; dpkg is what it runs in the end
@@ -108,15 +36,15 @@ p_install() {
 	fi
 	dpkg_status_is "ii $V" || return
 	in_front || return
-	real_at $D12 "$SHA12" || return
-	[ ! -e $D13 ] || fail "$D13 exists (nothing should be renamed there)" || return
+	real_at $DOWN "$SHAOWN" || return
+	[ ! -e $DOTHER ] || fail "$DOTHER exists (nothing should be renamed there)" || return
 }
 
 p_mount_nfs() {
 	local a b
 	have_debs || return
 	a=$(mp a) b=$(mp b)
-	via_helper $D12 nfs $SRV:/export/a "$a" vers=3,nconnect=4 || return
+	via_helper $DOWN nfs $SRV:/export/a "$a" vers=3,nconnect=4 || return
 	nconn_is "$a" 4 || return
 	# the default policy, with no configuration: a warning from the helper itself
 	xrun mount -t nfs $SRV:/export/b "$b" -o vers=3,nconnect=8
@@ -138,7 +66,7 @@ p_mount_nfs4() {
 	a=$(mp a)
 	xrun mount -v -t nfs4 $SRV:/export/a "$a"
 	status_is 0 "mount -t nfs4" || return
-	out_matches "mount\.nfs-tuned: exec: $D12 .*\(as mount\.nfs4\)" || return
+	out_matches "mount\.nfs-tuned: exec: $DOWN .*\(as mount\.nfs4\)" || return
 	case $(mi_opt "$a" vers) in 4*) ;; *) fail "vers=$(mi_opt "$a" vers), expected 4.x" || return ;; esac
 }
 
@@ -161,7 +89,7 @@ p_fstab() {
 	nconn_is "$d" 4 || return
 	xrun mount -v "$e"
 	status_is 0 "mount DIR from fstab" || return
-	out_matches "mount\.nfs-tuned: exec: $D12 .*\(as mount\.nfs4\)" || return
+	out_matches "mount\.nfs-tuned: exec: $DOWN .*\(as mount\.nfs4\)" || return
 	xrun umount -a -t nfs,nfs4
 	status_is 0 "umount -a" || return
 	[ -z "$(nfs_mountpoints)" ] || fail "still mounted after umount -a: $(nfs_mountpoints)" || return
@@ -200,7 +128,7 @@ p_user() {
 	conf "[global]" "read_ahead_kb = 4096"
 	xrun setpriv --reuid=65534 --regid=65534 --clear-groups mount -v "$f"
 	status_is 0 "user mount as nobody" || return
-	out_matches "mount\.nfs-tuned: exec: $D12 " "the helper ran for the user" || return
+	out_matches "mount\.nfs-tuned: exec: $DOWN " "the helper ran for the user" || return
 	mounted "$f" || return
 	[ "$(ra_of "$f")" = 4096 ] || fail "read_ahead_kb $(ra_of "$f"), not 4096: the helper did not run as root" || return
 	[ "$(stat -c '%a %U' /usr/sbin/mount.nfs-tuned)" = "4755 root" ] ||
@@ -220,12 +148,12 @@ install_and_mount() { # DEB REAL SHA
 
 p_reinstall_nfs_common() {
 	have_debs || return
-	install_and_mount "$NC12" $D12 "$SHA12" || return
+	install_and_mount "$NCOWN" $DOWN "$SHAOWN" || return
 }
 
 p_reinstall_self() {
 	have_debs || return
-	install_and_mount "$TUNED" $D12 "$SHA12" || return
+	install_and_mount "$TUNED" $DOWN "$SHAOWN" || return
 	dpkg_status_is "ii $V" || return
 }
 
@@ -259,8 +187,8 @@ p_upgrade_from_previous() {
 	[ "$RC" = 0 ] || { log "  apt failed offline; dpkg -i"; pkg dpkg -i "$TUNED"; } || return
 	dpkg_status_is "ii $V" || return
 	in_front || return
-	real_at $D12 "$SHA12" || return
-	via_helper $D12 nfs $SRV:/export/a "$(mp a)" vers=3 || return
+	real_at $DOWN "$SHAOWN" || return
+	via_helper $DOWN nfs $SRV:/export/a "$(mp a)" vers=3 || return
 }
 
 # nfs-common moves mount.nfs to /usr/sbin (Debian 13) while the helper is installed
@@ -318,8 +246,8 @@ p_local_diversion() {
 # back to the guest's own nfs-common (a downgrade to the /sbin layout, no helper)
 p_restore() {
 	have_debs || return
-	pkg dpkg -i "$NC12" || return
-	real_at /sbin/mount.nfs "$SHA12" || return
+	pkg dpkg -i "$NCOWN" || return
+	real_at $OWN "$SHAOWN" || return
 	[ "$(readlink /sbin/umount.nfs4)" = mount.nfs ] || fail "/sbin/umount.nfs4 lost" || return
 	without_helper "$(mp a)" || return
 }
@@ -333,12 +261,18 @@ t user-mount-setuid p_user
 t reinstall-nfs-common p_reinstall_nfs_common
 t reinstall-self p_reinstall_self
 t divert-loop p_loop
-t purge-restores-sbin p_purge "apt purge -y" /sbin/mount.nfs "$SHA12"
+t purge-restores-$L p_purge "apt purge -y" $OWN "$SHAOWN"
 t upgrade-from-previous p_upgrade_from_previous
-t nfs-common-to-usr-sbin p_upgrade_nfs_common
-# dpkg: apt refuses to act while the stand-in nfs-common breaks nfs-kernel-server's
-# dependency on nfs-common of its own version (the lab's server; Debian 13 has both)
-t purge-restores-usr-sbin p_purge "dpkg -P" /usr/sbin/mount.nfs "$SHA13"
+if [ $L = sbin ]; then
+	t nfs-common-to-usr-sbin p_upgrade_nfs_common
+	# dpkg: apt refuses to act while the stand-in nfs-common breaks nfs-kernel-server's
+	# dependency on nfs-common of its own version (the lab's server; Debian 13 has both)
+	t purge-restores-usr-sbin p_purge "dpkg -P" /usr/sbin/mount.nfs "$SHA13"
+else
+	t nfs-common-to-usr-sbin skip "Debian $(cut -d. -f1 /etc/debian_version)'s nfs-common" \
+		"has mount.nfs in /usr/sbin already; the real upgrade: lab/run --platform trixie --upgrade"
+	t purge-dpkg-restores-usr-sbin p_purge "dpkg -P" /usr/sbin/mount.nfs "$SHA13"
+fi
 t install-remove-usr-sbin p_install_remove_13
 t local-diversion-left-alone p_local_diversion
 t restore-nfs-common p_restore
