@@ -189,7 +189,7 @@ krb5_real_warn_status() { # SEC
 	srun
 	status_is 1 "a finding" || return
 	out_has "warning: [krb5-multi-connection] $b uses sec=$1 over 4 connections (its NFS client was set up by $a with nconnect=4)" || return
-	value_is "findings" "$(printf '%s\n' "$OUT" | grep -c '^warning: \[')" 1 "nothing else" || return
+	value_is "findings" "$(printf '%s\n' "$OUT" | grep -c '^nfs-tuned: warning: \[')" 1 "nothing else" || return
 }
 t krb5i-real-warn-status krb5_real_warn_status krb5i
 t krb5p-real-warn-status krb5_real_warn_status krb5p
