@@ -195,6 +195,17 @@ fifty_stop() {
 	fail "the fifty's clients are still there: $(tail -n +2 /proc/fs/nfsfs/servers | tr '\n' ';')"
 }
 
+# The real mount.nfs the package diverted, as the helper finds it: Debian 12's nfs-common has
+# it at /sbin/mount.nfs (diverted to .distrib), Debian 13's at /usr/sbin/mount.nfs (diverted to
+# .usr-is-merged); the name that exists is the one
+real_mount_nfs() {
+	local n t
+	for n in /usr/sbin/mount.nfs /sbin/mount.nfs; do
+		t=$(dpkg-divert --truename "$n")
+		[ "$t" != "$n" ] && [ -x "$t" ] && { readlink -f "$t"; return; }
+	done
+}
+
 # FLAVOUR: the fifty started again at once (one transaction, as a boot does), their span
 fifty_start() {
 	local real tuned link rc span
@@ -203,7 +214,7 @@ fifty_start() {
 		# mount(8) runs /sbin/mount.nfs, the package's link to the helper: for this start it
 		# names the real mount.nfs. The helper's own file stays, so udev runs the package's
 		# rule (mount.nfs-tuned --udev-bdi) for the new bdis as in the helper's starts
-		real=$(readlink -f "$(dpkg-divert --truename /sbin/mount.nfs)")
+		real=$(real_mount_nfs)
 		link=$(readlink -f /sbin)/mount.nfs
 		tuned=$(readlink "$link")
 		[ -L "$link" ] && [ -x "$real" ] && [ "$(readlink -f "$link")" != "$real" ] ||
@@ -275,7 +286,7 @@ b_fifty() {
 # mount with -v, each line stamped (bash's clock, no fork) into the details log: its stages.
 b_one_mount() {
 	local d=$MNT/one real i t0 t1 f
-	real=$(readlink -f "$(dpkg-divert --truename /sbin/mount.nfs)")
+	real=$(real_mount_nfs)
 	mkdir -p "$d"
 	rm -f /tmp/one-*
 	for i in $(seq 1 "${ONE_REPEATS:-5}"); do
