@@ -51,8 +51,9 @@ if [ -x "$NT" ]; then
 	say
 	say "later, any user: nfs-tuned status (the finding next to the warning above; findings on"
 	say "standard error, after the table)"
-	say "\$ nfs-tuned status -o +LIVE,XPRT-SENDS"
-	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$NT" status -o +LIVE,XPRT-SENDS 2>&1)
+	cols=target,source,set-by,req,nconnect,live,xprt-sends,ra-kb,findings
+	say "\$ nfs-tuned status -o $cols"
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$NT" status -o $cols 2>&1)
 	rc=$?
 	echo "$out" | fold -s -w 100 | sed 's/^/demo:   | /'
 	say "   exit status $rc (1: findings)"

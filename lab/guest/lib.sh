@@ -114,7 +114,8 @@ lab_cleanup() {
 
 # ---------------------------------------------------------------------------------------
 # checks:  t NAME FUNCTION [ARGS...]
-# The function returns 0 (ok), 1 with $REASON set by fail (FAIL) or 77 after skip (skip).
+# The function returns 0 (ok), 1 with $REASON set by fail (FAIL) or 77 after skip (skip);
+# an ok check may set NOTE (figures) for its line: "ok NAME: NOTE".
 # Everything mounted is cleaned up after each check.
 log() { echo "$*" >>"$LAB_DETAILS"; }
 on_fail() { log "  FAILED: $*"; }
@@ -124,12 +125,12 @@ report() { echo "$*" | tee -a "$LAB_LINES"; }
 t() {
 	local name="${LAB_SCENARIO:-lab}/$1" rc
 	shift
-	REASON=
+	REASON= NOTE=
 	log "--- $name"
 	"$@"
 	rc=$?
 	case $rc in
-	0) report "ok $name" ;;
+	0) report "ok $name${NOTE:+: $NOTE}" ;;
 	77) report "skip $name: $REASON" ;;
 	*) report "FAIL $name: ${REASON:-status $rc}"
 	   sed -n "/^--- ${name//\//\\/}\$/,\$p" "$LAB_DETAILS" | tail -n 25 | sed 's/^/    /' ;;

@@ -60,6 +60,11 @@ static int claim_locked(struct mount_ctx *m, int dir, const struct client_key *k
         /* read after the claim: a claimant's mountinfo line is there before its claim goes */
         if ((r = mount_scan(m)) < 0 || (r = mount_decide_verdict(m)) < 0)
                 return r;
+        if (m->verdict.sharing == SHARE_HIDDEN) {
+                log_info("claim: %s: no claim: the client only /proc/fs/nfsfs shows is another "
+                         "mount namespace's; this mount joins it", m->claim_key);
+                return 0;
+        }
         if (m->verdict.sharing != SHARE_NEW) {
                 log_info("claim: %s: the client appeared meanwhile; this mount joins it",
                          m->claim_key);
@@ -87,7 +92,7 @@ int mount_claim(struct mount_ctx *m)
                                       m->env->cl->fake, getuid() == 0 };
 
         m->serialise = serialise_decide(&in);
-        if (m->serialise != SERIALISE_CLAIM) {
+        if (!serialise_takes_key(m->serialise)) {
                 log_info("claim: %s", serialise_to_string(m->serialise));
                 return 0;
         }

@@ -19,12 +19,14 @@
 
 #include "cmd/mount.h"
 #include "core/messages.h"
+#include "core/hostcheck.h"
 #include "core/opts.h"
 #include "core/optmap.h"
 #include "core/record.h"
 #include "core/verify.h"
 #include "shared/log.h"
 #include "sys/bdi.h"
+#include "sys/hostfiles.h"
 #include "sys/mounttable.h"
 #include "sys/record.h"
 
@@ -276,6 +278,64 @@ static int run_status_to_exit(const struct program *prog, int r, const struct ru
         return st->signal == SIGINT ? MNT_EX_USER : MNT_EX_SYSERR;
 }
 
+/* Why the read-ahead is written at once or after udev's event, for -v. */
+static void describe_udev(struct mount_ctx *m, bool sees, enum udev_rule_state st,
+                          const char *path)
+{
+        char *b = m->ra_udev_why;
+        size_t n = sizeof(m->ra_udev_why);
+
+        if (m->ra_udev == READ_AHEAD_UDEV_NONE)
+                snprintf(b, n, "udev is not running: written at once");
+        else if (m->ra_udev == READ_AHEAD_UDEV_RULE)
+                snprintf(b, n, "udev's rule %s writes the same value last in the bdi's event "
+                         "(after nfs-utils' nfsrahead): written at once, no wait for udev", path);
+        else if (!sees)
+                snprintf(b, n, "udev runs in other namespaces than this mount (%s), where its "
+                         "rule may not find it: written after udev's bdi event",
+                         m->env->paths->udev_ns);
+        else
+                snprintf(b, n, "nfs-tuned's udev rule %s %s%s%s%s: written after udev's bdi "
+                         "event (nfs-utils' nfsrahead)", NFS_TUNED_UDEV_RULE,
+                         udev_rule_state_to_string(st), path ? " (" : "", path ? path : "",
+                         path ? ")" : "");
+}
+
+/*
+ * Before mount.nfs: whether the new bdi's read-ahead waits for udev (DESIGN.md "After
+ * mount.nfs succeeds").  A wait listens before the superblock exists: its event cannot be
+ * missed.  -ENOMEM.
+ */
+static int read_ahead_udev_prepare(struct mount_ctx *m)
+{
+        const struct paths *p = m->env->paths;
+        struct udev_rule_file *rules = NULL;
+        const char *path = NULL;
+        enum udev_rule_state st = UDEV_RULE_ABSENT;
+        size_t n = 0;
+
+        if (m->set.read_ahead.kind == READ_AHEAD_KEEP)
+                return 0;
+        bool running = paths_exists(p, p->udev_control);
+        bool sees = running && bdi_udev_shares_namespaces(p);
+        if (sees) {
+                struct read_errors errs = { 0 };
+                int r = load_udev_rules(p, NFS_TUNED_UDEV_RULE, &rules, &n, &errs);
+                /* a rule directory it cannot read may hold a later writer: wait, as without */
+                bool whole = errs.n == 0;
+                read_errors_done(&errs);
+                if (r == -ENOMEM)
+                        return -ENOMEM;
+                st = whole ? udev_rule_state(rules, n, &path) : UDEV_RULE_ABSENT;
+        }
+        m->ra_udev = read_ahead_udev_decide(running, st == UDEV_RULE_LAST, sees);
+        describe_udev(m, sees, st, path);
+        udev_rules_free(rules, n);
+        if (m->ra_udev == READ_AHEAD_UDEV_WAIT && !m->env->cl->fake)
+                m->watch = bdi_watch_start(p);
+        return 0;
+}
+
 /* The final options and argv; the real mount.nfs runs (not with -f). */
 static enum stage_result mount_exec(struct mount_ctx *m)
 {
@@ -288,14 +348,15 @@ static enum stage_result mount_exec(struct mount_ctx *m)
                 return oom(m);
         if (log_verbose() && report_exec(m) < 0)
                 return oom(m);
+        if (read_ahead_udev_prepare(m) < 0)
+                return oom(m);
+        if (m->set.read_ahead.kind != READ_AHEAD_KEEP)
+                log_info("read-ahead: %s", m->ra_udev_why);
         if (m->env->cl->fake)
                 return stop(m, MNT_EX_SUCCESS);
         if ((rc = check_program(&m->prog, m->env->paths->config)) != MNT_EX_SUCCESS)
                 return stop(m, rc);
         mount_leave_record(m);
-        /* listening before the superblock exists: its bdi event cannot be missed */
-        if (m->set.read_ahead.kind != READ_AHEAD_KEEP)
-                m->watch = bdi_watch_start(m->env->paths);
         r = program_run(&m->prog, m->argv, &st);
         /* the client exists now (its mountinfo line shows it), or it was not made */
         mount_claim_drop(m);
@@ -374,6 +435,7 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
                                                       m->newm.rsize, m->sbs, m->nsbs);
         unsigned maj = major(m->newm.dev), min = minor(m->newm.dev);
         unsigned long old = 0, now = 0, page_kb = (unsigned long)sysconf(_SC_PAGESIZE) / 1024;
+        long waited = 0;
         int r;
 
         if (plan.step == READ_AHEAD_LEAVE)
@@ -383,12 +445,16 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
                          "its read-ahead is left alone", m->dir, maj, min);
                 return STAGE_NEXT;
         }
-        /* after udev's own rules (nfs-utils' nfsrahead) for this bdi, so they cannot undo it */
-        if (m->watch && (r = bdi_watch_wait(m->watch, m->newm.dev, UDEV_WAIT_MS)) < 0)
+        /* after udev's own rules (nfs-utils' nfsrahead) for this bdi, so they cannot undo it;
+         * or at once, when nfs-tuned's rule has the last word there */
+        if (m->watch && (r = bdi_watch_wait(m->watch, m->newm.dev, UDEV_WAIT_MS, &waited)) < 0)
                 log_warning(
                     "udev did not report bdi %u:%u within %d ms (%s); writing read_ahead_kb "
                     "now, a udev rule may still overwrite it",
                     maj, min, UDEV_WAIT_MS, strerror(-r));
+        else if (m->watch)
+                log_info("read-ahead: udev finished bdi %u:%u's event after %ld ms", maj, min,
+                         waited);
         r = bdi_set_read_ahead(m->env->paths, m->newm.dev, plan.kb, &old, &now);
         if (r < 0)
                 log_warning("mounted, but cannot set read_ahead_kb of bdi %u:%u to %lu: %s; the "

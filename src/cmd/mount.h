@@ -9,6 +9,7 @@
 #include "core/clients.h"
 #include "core/config.h"
 #include "core/plan.h"
+#include "core/readahead.h"
 #include "core/policy.h"
 #include "core/spec.h"
 #include "sys/program.h"
@@ -47,7 +48,9 @@ struct mount_ctx {
         /* exec */
         struct optlist final;
         char **argv;
-        struct bdi_watch *watch;
+        enum read_ahead_udev ra_udev;   /* how the read-ahead write meets udev's rules */
+        char ra_udev_why[PATH_MAX + 160];
+        struct bdi_watch *watch;        /* listening for the new bdi's udev event (a wait) */
         /* verify */
         struct nfs_mount newm;
 };

@@ -107,6 +107,26 @@ static int open_records(struct status_ctx *s)
         return dir;
 }
 
+/* Its client's transports that are live, from the sunrpc sysfs (a kernel before 5.14 has none:
+ * then nothing can be offline, and the xprt: lines are the live ones). */
+static void live_transports(const struct status_ctx *s, const struct nfs_mount *m,
+                            struct status_facts *f)
+{
+        unsigned total, offline;
+
+        f->live = f->offline = -1;
+        if (!f->stats || !s->xstates_known)
+                return;
+        if (!s->nxstates) {
+                f->live = (int)f->stats->nxprts;
+                f->offline = 0;
+        } else if (mountstats_switch(f->stats, &m->addr, m->port, s->xstates, s->nxstates,
+                                     &total, &offline) == 0) {
+                f->live = (int)(total - offline);
+                f->offline = (int)offline;
+        }
+}
+
 /* One mount's record, transports and read-ahead; what cannot be read is said. */
 static int gather_one(struct status_ctx *s, int dir, size_t i)
 {
@@ -124,8 +144,7 @@ static int gather_one(struct status_ctx *s, int dir, size_t i)
                 return -ENOMEM;
         f->fstab_options = fstab_options_of(s, m->target);
         f->stats = s->stats_read ? mountstats_take(&s->stats, m->target) : NULL;
-        f->offline = !f->stats || !s->xstates_known ? -1 :
-                     mountstats_offline(f->stats, &m->addr, s->xstates, s->nxstates);
+        live_transports(s, m, f);
         if (s->stats_read && !f->stats &&
             status_inputs_add(&s->in, IN_MOUNTSTATS, "%s has no entry for %s; its XPRTS and "
                               "transports are not known", s->p->mountstats, m->target) < 0)
@@ -192,7 +211,7 @@ static int check_host(struct status_ctx *s)
         size_t nrules = 0, nnmc = 0;
         int r;
 
-        if ((r = load_udev_rules(s->p, &rules, &nrules, &ue)) == 0)
+        if ((r = load_udev_rules(s->p, NULL, &rules, &nrules, &ue)) == 0)
                 r = status_check_udev(rules, nrules, &s->rep);
         udev_rules_free(rules, nrules);
         if (r == 0 && (r = load_nfsmount_conf(s->p, &nmc, &nnmc, &ne)) == 0)

@@ -21,12 +21,17 @@ enum serialise serialise_decide(const struct serialise_input *in)
         if (!in->root)
                 return SERIALISE_NONE_USER;
         /* the client is there: whatever else mounts now, it cannot change its nconnect */
-        if (v->sharing == SHARE_VISIBLE || v->sharing == SHARE_HIDDEN)
+        if (v->sharing == SHARE_VISIBLE)
                 return SERIALISE_NONE_JOINS;
         /* which client it makes is the server's answer, known only after the mount */
         if (v->sharing == SHARE_MAYBE || in->req->vers.major == 0 ||
             (in->req->vers.major == 4 && in->req->vers.minor < 0))
                 return SERIALISE_NONE_NEGOTIATED;
+        /* a client nfsfs lists and no mountinfo line shows may be the one a claimant's mount.nfs
+         * has just made: its claim, not the line's unknown nconnect, decides (before a refusal,
+         * which that unknown would cause) */
+        if (v->sharing == SHARE_HIDDEN)
+                return SERIALISE_CHECK_CLAIM;
         if (v->nconnect == ACTION_REFUSE || v->krb5 == ACTION_REFUSE || v->tls == ACTION_REFUSE)
                 return SERIALISE_NONE_REFUSED;
         return SERIALISE_CLAIM;
@@ -42,8 +47,15 @@ const char *serialise_to_string(enum serialise s)
                 [SERIALISE_NONE_USER] = "a user's mount: no claim",
                 [SERIALISE_NONE_REFUSED] = "refused: no claim",
                 [SERIALISE_CLAIM] = "creates a client: claims its key",
+                [SERIALISE_CHECK_CLAIM] = "a client only /proc/fs/nfsfs shows: reads its key's "
+                                          "claim",
         };
         return t[s];
+}
+
+bool serialise_takes_key(enum serialise s)
+{
+        return s == SERIALISE_CLAIM || s == SERIALISE_CHECK_CLAIM;
 }
 
 int claim_key_name(unsigned long netns, const struct client_key *k, char *buf, size_t n)

@@ -23,6 +23,10 @@ enum serialise {
         SERIALISE_NONE_USER,        /* a user's setuid run: root's run directory is not theirs */
         SERIALISE_NONE_REFUSED,     /* refused before mount.nfs: nothing is created */
         SERIALISE_CLAIM,            /* would create a client: claim its key */
+        /* only /proc/fs/nfsfs shows the client: another mount namespace's, or one another
+         * helper is creating now (in nfsfs before its mountinfo line): the key's section reads
+         * the claim, and a live claim wins over the nfsfs line */
+        SERIALISE_CHECK_CLAIM,
 };
 
 struct serialise_input {
@@ -34,6 +38,8 @@ struct serialise_input {
 };
 
 enum serialise serialise_decide(const struct serialise_input *in);
+/* The mount goes through the key's section (SERIALISE_CLAIM or SERIALISE_CHECK_CLAIM). */
+bool serialise_takes_key(enum serialise s);
 const char *serialise_to_string(enum serialise s);
 
 /*

@@ -179,13 +179,30 @@ int clients_group(struct clients *c)
         return 0;
 }
 
+/* The hidden client that may be the one of key k: nfsfs shows neither transport nor minor. */
+static struct nfs_client *hidden_of(struct clients *c, const struct client_key *k)
+{
+        for (size_t i = 0; i < c->n; i++) {
+                struct nfs_client *cl = &c->v[i];
+                if (cl->hidden && nfs_addr_equal(&cl->key.addr, &k->addr) &&
+                    cl->key.port == k->port && cl->key.vers.major == k->vers.major &&
+                    (cl->key.vers.minor < 0 || cl->key.vers.minor == k->vers.minor))
+                        return cl;
+        }
+        return NULL;
+}
+
 int clients_add_claimed(struct clients *c, const struct client_key *k, unsigned nconnect,
                         const char *target, const char *spec)
 {
         struct nfs_mount m = { .addr = k->addr, .port = k->port, .vers = k->vers,
                                .nconnect = nconnect, .id = -1 };
+        uint64_t hash = client_key_hash(k);
         struct nfs_client *cl;
 
+        /* a mount of the key here says what the kernel did: no claim stands beside it */
+        if (clients_find(c, k))
+                return 0;
         memcpy(m.transport, k->transport, sizeof(m.transport));
         memcpy(m.xprtsec, k->xprtsec, sizeof(m.xprtsec));
         if (!(m.target = strdup(target)) || !(m.source = strdup(spec)) ||
@@ -193,7 +210,12 @@ int clients_add_claimed(struct clients *c, const struct client_key *k, unsigned 
                 nfs_mount_done(&m);
                 return -ENOMEM;
         }
-        if (!(cl = clients_new(c, k)) || hindex_add(&c->index, client_key_hash(k), c->n - 1) < 0 ||
+        /* its nfsfs line, when the kernel has made it already, is this client, not another */
+        if ((cl = hidden_of(c, k)))
+                *cl = (struct nfs_client){ .key = *k };
+        else if (!(cl = clients_new(c, k)))
+                return -ENOMEM;
+        if (hindex_add(&c->index, hash, (size_t)(cl - c->v)) < 0 ||
             !(cl->mounts = malloc(sizeof(*cl->mounts))))
                 return -ENOMEM;
         cl->mounts[cl->nmounts++] = c->nmounts - 1;

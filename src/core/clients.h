@@ -71,7 +71,10 @@ struct client_key client_key_of_request(const struct nfs_request *req, const str
 /*
  * A client another helper is creating now (a live claim): added as a visible client whose one
  * mount is the claimant's, so that the policies, the messages and the verification treat it
- * as one that exists.  0 or -ENOMEM.
+ * as one that exists.  The claim wins over a hidden client that may be its nfsfs line (the
+ * kernel lists a client there before its first mountinfo line): that one becomes the claimed
+ * client.  A visible client of the key is the kernel's word: then nothing is added.  0 or
+ * -ENOMEM.
  */
 int clients_add_claimed(struct clients *c, const struct client_key *k, unsigned nconnect,
                         const char *target, const char *spec);

@@ -224,6 +224,13 @@ bool udev_rule_writes_read_ahead(const char *text)
         return false;
 }
 
+/* Another rule file that udev runs after nfs-tuned's and that writes read_ahead_kb. */
+static bool writes_after_ours(const struct udev_rule_file *f)
+{
+        return !streq(f->name, NFS_UTILS_UDEV_RULE) && !streq(f->name, NFS_TUNED_UDEV_RULE) &&
+               !f->masked && f->writes_read_ahead && strcmp(f->name, NFS_TUNED_UDEV_RULE) > 0;
+}
+
 static int udev_one(const struct udev_rule_file *f, struct status_report *rep)
 {
         if (streq(f->name, NFS_TUNED_UDEV_RULE) && (f->masked || f->shadowed))
@@ -242,8 +249,7 @@ static int udev_one(const struct udev_rule_file *f, struct status_report *rep)
                     "reach it, and what it writes to read_ahead_kb stays on every mount whose "
                     "config sets no read_ahead_kb",
                     f->path, f->shadowed);
-        if (!streq(f->name, NFS_UTILS_UDEV_RULE) && !streq(f->name, NFS_TUNED_UDEV_RULE) &&
-            !f->masked && f->writes_read_ahead && strcmp(f->name, NFS_TUNED_UDEV_RULE) > 0)
+        if (writes_after_ours(f))
                 return status_add_finding(
                     rep, SEV_WARNING, F_UDEV_WRITER, NULL,
                     "%s writes read_ahead_kb and sorts after nfs-tuned's %s: udev runs it later, "
@@ -261,6 +267,46 @@ int status_check_udev(const struct udev_rule_file *v, size_t n, struct status_re
         for (size_t i = 0; i < n && r == 0; i++)
                 r = udev_one(&v[i], rep);
         return r;
+}
+
+enum udev_rule_state udev_rule_state(const struct udev_rule_file *v, size_t n,
+                                     const char **ret_path)
+{
+        const struct udev_rule_file *ours = NULL;
+        enum udev_rule_state st = UDEV_RULE_ABSENT;
+
+        for (size_t i = 0; i < n && !ours; i++)
+                if (streq(v[i].name, NFS_TUNED_UDEV_RULE))
+                        ours = &v[i];
+        if (ours && ours->masked)
+                st = UDEV_RULE_MASKED;
+        else if (ours && ours->shadowed)
+                st = UDEV_RULE_REPLACED;
+        else if (ours && !ours->writes_read_ahead)
+                st = UDEV_RULE_INERT;
+        else if (ours)
+                st = UDEV_RULE_LAST;
+        for (size_t i = 0; i < n && st == UDEV_RULE_LAST; i++)
+                if (writes_after_ours(&v[i])) {
+                        st = UDEV_RULE_OVERWRITTEN;
+                        ours = &v[i];
+                }
+        if (ret_path)
+                *ret_path = ours ? ours->path : NULL;
+        return st;
+}
+
+const char *udev_rule_state_to_string(enum udev_rule_state s)
+{
+        static const char *const t[] = {
+                [UDEV_RULE_LAST] = "writes the same value last in udev's event",
+                [UDEV_RULE_ABSENT] = "is not installed",
+                [UDEV_RULE_MASKED] = "is masked",
+                [UDEV_RULE_REPLACED] = "is replaced by a file of its name",
+                [UDEV_RULE_INERT] = "writes no read_ahead_kb",
+                [UDEV_RULE_OVERWRITTEN] = "is followed by a rule that writes read_ahead_kb",
+        };
+        return t[s];
 }
 
 /* --- nfsmount.conf ----------------------------------------------------------------------- */

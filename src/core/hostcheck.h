@@ -48,6 +48,26 @@ struct udev_rule_file {
  * nfs-tuned's.  0 or -ENOMEM. */
 int status_check_udev(const struct udev_rule_file *v, size_t n, struct status_report *rep);
 
+/* Whether nfs-tuned's rule is the last word of udev on a new bdi's read_ahead_kb. */
+enum udev_rule_state {
+        UDEV_RULE_LAST,         /* udev runs it as installed, and no file after it writes
+                                 * read_ahead_kb */
+        UDEV_RULE_ABSENT,       /* no file of its name in udev's directories */
+        UDEV_RULE_MASKED,       /* empty, or a link to /dev/null */
+        UDEV_RULE_REPLACED,     /* a file of its name in an earlier directory runs instead */
+        UDEV_RULE_INERT,        /* the file of its name writes no read_ahead_kb */
+        UDEV_RULE_OVERWRITTEN,  /* a rule file that sorts after it writes read_ahead_kb */
+};
+
+/*
+ * The state of nfs-tuned's rule among the rule files udev uses (`v`, sorted by name; those
+ * before it may be left out); *ret_path (when not NULL) is the file that decides it: the
+ * rule, the file replacing it, or the later writer (NULL when absent).
+ */
+enum udev_rule_state udev_rule_state(const struct udev_rule_file *v, size_t n,
+                                     const char **ret_path);
+const char *udev_rule_state_to_string(enum udev_rule_state s);
+
 /* The text has a line (not a comment) that names read_ahead_kb. */
 bool udev_rule_writes_read_ahead(const char *text);
 

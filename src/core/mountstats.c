@@ -167,16 +167,73 @@ const struct mountstats_entry *mountstats_take(struct mountstats *s, const char 
         return &s->v[best];
 }
 
-int mountstats_offline(const struct mountstats_entry *e, const struct nfs_addr *addr,
-                       const struct xprt_state *v, size_t n)
+/* The switch of the transport to `addr` from local port `srcport`; SIZE_MAX when none. */
+static size_t switch_by_port(const struct nfs_addr *addr, unsigned srcport,
+                             const struct xprt_state *v, size_t n)
 {
-        int offline = 0;
+        for (size_t k = 0; srcport && k < n; k++)
+                if (v[k].srcport == srcport && nfs_addr_equal(&v[k].addr, addr))
+                        return k;
+        return SIZE_MAX;
+}
 
-        for (size_t i = 0; i < e->nxprts; i++)
-                for (size_t k = 0; e->xprts[i].srcport && k < n; k++)
-                        if (v[k].srcport == e->xprts[i].srcport && nfs_addr_equal(&v[k].addr, addr)) {
-                                offline += v[k].offline;
-                                break;
-                        }
-        return offline;
+/* The transports of the switch of v[k], and those offline. */
+static void switch_counts(const struct xprt_state *v, size_t n, size_t k, unsigned *ret_total,
+                          unsigned *ret_offline)
+{
+        *ret_total = *ret_offline = 0;
+        for (size_t j = 0; j < n; j++)
+                if (v[j].switch_id == v[k].switch_id) {
+                        (*ret_total)++;
+                        *ret_offline += v[j].offline;
+                }
+}
+
+/* Every transport of the switch of v[k] goes to addr:port. */
+static bool switch_to(const struct xprt_state *v, size_t n, size_t k, const struct nfs_addr *addr,
+                      unsigned port)
+{
+        for (size_t j = 0; j < n; j++)
+                if (v[j].switch_id == v[k].switch_id &&
+                    (!nfs_addr_equal(&v[j].addr, addr) || v[j].port != port))
+                        return false;
+        return true;
+}
+
+/* The only switch to addr:port of `count` transports, with or without those offline;
+ * SIZE_MAX when none or several. */
+static size_t switch_by_count(const struct nfs_addr *addr, unsigned port, size_t count,
+                              const struct xprt_state *v, size_t n)
+{
+        size_t found = SIZE_MAX;
+        unsigned total, offline;
+
+        for (size_t k = 0; k < n; k++) {
+                bool first = true;
+                for (size_t j = 0; j < k && first; j++)
+                        first = v[j].switch_id != v[k].switch_id;
+                switch_counts(v, n, k, &total, &offline);
+                if (!first || !switch_to(v, n, k, addr, port) ||
+                    (total != count && total - offline != count))
+                        continue;
+                if (found != SIZE_MAX)
+                        return SIZE_MAX; /* two alike: which one is not known */
+                found = k;
+        }
+        return found;
+}
+
+int mountstats_switch(const struct mountstats_entry *e, const struct nfs_addr *addr,
+                      unsigned port, const struct xprt_state *v, size_t n, unsigned *ret_total,
+                      unsigned *ret_offline)
+{
+        size_t k;
+
+        if (!e->nxprts)
+                return -ENOENT;
+        if ((k = switch_by_port(addr, e->xprts[0].srcport, v, n)) == SIZE_MAX &&
+            (k = switch_by_count(addr, port, e->nxprts, v, n)) == SIZE_MAX)
+                return -ENOENT;
+        switch_counts(v, n, k, ret_total, ret_offline);
+        return 0;
 }

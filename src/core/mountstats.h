@@ -50,12 +50,24 @@ const struct mountstats_entry *mountstats_take(struct mountstats *s, const char 
  */
 int mountstats_parse_xprt(const char *text, struct xprt_stats *ret);
 
-/* One transport as the sunrpc sysfs shows it (xprt-N-*: dstaddr, xprt_info, xprt_state). */
+/* One transport as the sunrpc sysfs shows it (switch-S/xprt-N-*: dstaddr, xprt_info,
+ * xprt_state). */
 struct xprt_state {
+        unsigned switch_id;     /* S: the transports of one RPC client */
         struct nfs_addr addr;   /* the server */
-        unsigned srcport;       /* the local port: the key to its xprt: line */
+        unsigned port;          /* the server's port */
+        unsigned srcport;       /* the local port */
         bool offline;           /* xprt_state says OFFLINE (or REMOVE) */
 };
-/* Of the entry's transports to `addr`, those `v` says are offline (matched by local port). */
-int mountstats_offline(const struct mountstats_entry *e, const struct nfs_addr *addr,
-                       const struct xprt_state *v, size_t n);
+/*
+ * The entry's switch in `v`: its transports (*ret_total) and how many are offline
+ * (*ret_offline); -ENOENT when it is not found.  The switch is the one whose transport to
+ * `addr` has the local port of the entry's first xprt: line (a kernel prints a port for the
+ * main transport at most; the ones nconnect adds show 0, and all sit in the main one's
+ * switch); without one, the only switch whose transports all go to `addr` and `port` and are
+ * as many as the entry's lines, counting or not those offline (6.1 leaves an offline
+ * transport out of mountstats).
+ */
+int mountstats_switch(const struct mountstats_entry *e, const struct nfs_addr *addr,
+                      unsigned port, const struct xprt_state *v, size_t n, unsigned *ret_total,
+                      unsigned *ret_offline);

@@ -80,3 +80,12 @@ bool read_ahead_readback_ok(unsigned long wanted, unsigned long now, unsigned lo
 {
         return now == wanted || (page_kb && now == wanted / page_kb * page_kb);
 }
+
+enum read_ahead_udev read_ahead_udev_decide(bool udev_running, bool rule_last,
+                                            bool udev_sees_mount)
+{
+        if (!udev_running)
+                return READ_AHEAD_UDEV_NONE;
+        /* the rule would leave nfsrahead's value on a mount it cannot see (exit 1: no write) */
+        return rule_last && udev_sees_mount ? READ_AHEAD_UDEV_RULE : READ_AHEAD_UDEV_WAIT;
+}

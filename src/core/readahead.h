@@ -43,3 +43,22 @@ struct read_ahead_plan read_ahead_plan(const struct read_ahead *ra, dev_t dev, u
                                        const dev_t *sbs, size_t nsbs);
 /* The value read back is the one written, as the kernel keeps it: in whole pages. */
 bool read_ahead_readback_ok(unsigned long wanted, unsigned long now, unsigned long page_kb);
+
+/*
+ * How the helper's write of a new bdi's read_ahead_kb meets udev's rules for that bdi (udev
+ * runs them on the bdi's add event, nfs-utils' nfsrahead among them, asynchronously).
+ */
+enum read_ahead_udev {
+        READ_AHEAD_UDEV_NONE,  /* udev is not running: write at once */
+        READ_AHEAD_UDEV_RULE,  /* nfs-tuned's rule writes the same value last in the event:
+                                * write at once (right when mount returns), no wait */
+        READ_AHEAD_UDEV_WAIT,  /* wait until udev finished the event, then write */
+};
+
+/*
+ * `rule_last`: nfs-tuned's rule is the last rule file udev runs that writes read_ahead_kb
+ * (core/hostcheck.c, udev_rule_state()); `udev_sees_mount`: udev runs in the mount's network
+ * and mount namespaces, so the rule finds the mount and its record as the helper does.
+ */
+enum read_ahead_udev read_ahead_udev_decide(bool udev_running, bool rule_last,
+                                            bool udev_sees_mount);

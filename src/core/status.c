@@ -338,23 +338,32 @@ static int read_ahead_want(const struct config *conf, const struct nfs_mount *m,
         return r;
 }
 
+static const char *offline_words(int offline)
+{
+        static const char *const w[] = { "none", "1", "2", "3", "4", "5", "6", "7", "8" };
+        return offline < 0 ? "nothing" : offline < (int)ELEMENTSOF(w) ? w[offline] : "more";
+}
+
 /* A client's transports: fewer live than its nconnect. */
 static int finding_transports_down(struct status_report *rep, const struct status_mount *row)
 {
         const struct nfs_mount *m = row->m;
         char abuf[NFS_ADDR_STRLEN], vbuf[32];
 
-        if (row->nconnect_unknown || row->live < 0 || (unsigned)row->live >= m->nconnect)
+        /* the sunrpc sysfs not telling, the xprt: lines are what is known */
+        int live = row->live >= 0 ? row->live : row->xprts;
+
+        if (row->nconnect_unknown || live < 0 || (unsigned)live >= m->nconnect)
                 return 0;
         return status_add_finding(
             rep, SEV_WARNING, F_TRANSPORTS_DOWN, m->target,
             "the NFS client of %s (%s, NFSv%s) that %s set up has %d live transport%s of the "
-            "nconnect=%u it was made with (%d in mountstats, %d of them offline in the sunrpc "
-            "sysfs): its load runs over fewer connections; bring them back online (rpcctl xprt "
-            "set online) or unmount every mount of that client and mount it again",
+            "nconnect=%u it was made with (mountstats lists %d, the sunrpc sysfs shows %s "
+            "offline): its load runs over fewer connections; bring them back online (rpcctl "
+            "xprt set online) or unmount every mount of that client and mount it again",
             nfs_addr_to_string(&m->addr, abuf), m->transport,
-            nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)), m->target, row->live,
-            row->live == 1 ? "" : "s", m->nconnect, row->xprts, row->xprts - row->live);
+            nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)), m->target, live,
+            live == 1 ? "" : "s", m->nconnect, row->xprts, offline_words(row->offline));
 }
 
 /* A client whose sends nearly all went over one of several transports. */
@@ -401,7 +410,8 @@ static int analyse_one(struct status_report *rep, struct status_mount *row,
         row->nconnect_unknown = row->m->unreadable && streq(row->m->unreadable, "nconnect");
         row->stats = f->stats;
         row->xprts = f->stats ? (int)f->stats->nxprts : -1;
-        row->live = f->stats && f->offline >= 0 ? row->xprts - f->offline : -1;
+        row->live = f->live;
+        row->offline = f->offline;
         row->ra_now = f->ra_now;
         if ((r = config_now(conf, row->m, &now)) < 0 ||
             /* a config file that could not be read: what it gives is not known */

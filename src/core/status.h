@@ -21,8 +21,8 @@ struct status_facts {
         const struct mount_record *record; /* the helper's record for its mount point; NULL */
         const char *fstab_options;         /* its fstab entry's options; NULL: no entry */
         const struct mountstats_entry *stats; /* its mountstats entry; NULL: not known */
-        int offline;                       /* of those transports, how many the sunrpc sysfs
-                                            * says are offline; -1: not known */
+        int live, offline;                 /* its client's transports not offline, and
+                                            * offline, in the sunrpc sysfs; -1: not known */
         long ra_now;                       /* read_ahead_kb of its bdi; -1: not known */
 };
 
@@ -43,7 +43,8 @@ struct status_mount {
         enum req_source tls_from;
         bool nconnect_unknown;             /* mountinfo's nconnect= cannot be read */
         int xprts;                         /* well-formed xprt: lines; -1: not known */
-        int live;                          /* xprts less those offline; -1: not known */
+        int live;                          /* transports not offline; -1: not known */
+        int offline;                       /* transports offline; -1: not known */
         const struct mountstats_entry *stats; /* per transport; NULL: not known */
         long ra_now;                       /* -1: not known */
         unsigned long ra_want;             /* what it should have; 0: nothing to say */

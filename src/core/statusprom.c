@@ -162,7 +162,8 @@ static void clients(FILE *out, const struct status_report *rep)
                    "The RPC transports of an NFS client (well-formed xprt lines of mountstats).",
                    v_xprts);
         per_client(out, rep, "client_transports_live",
-                   "Of those, the ones the sunrpc sysfs does not show offline.", v_live);
+                   "The transports of an NFS client the sunrpc sysfs does not show offline.",
+                   v_live);
         per_transport(out, rep, "client_transport_sends_total",
                       "RPC requests sent over one transport of an NFS client.", XF_SENDS);
         per_transport(out, rep, "client_transport_receives_total",

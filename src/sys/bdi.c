@@ -61,6 +61,21 @@ struct bdi_watch *bdi_watch_start(const struct paths *p)
         return w;
 }
 
+bool bdi_udev_shares_namespaces(const struct paths *p)
+{
+        static const char *const kinds[] = { "net", "mnt" };
+        char path[PATH_MAX];
+
+        for (size_t i = 0; i < ELEMENTSOF(kinds); i++) {
+                snprintf(path, sizeof(path), "%s/%s", p->udev_ns, kinds[i]);
+                unsigned long theirs = paths_ino(p, path);
+                snprintf(path, sizeof(path), "/proc/self/ns/%s", kinds[i]);
+                if (!theirs || theirs != paths_ino(p, path))
+                        return false;
+        }
+        return true;
+}
+
 static long now_ms(void)
 {
         struct timespec ts;
@@ -68,13 +83,11 @@ static long now_ms(void)
         return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-int bdi_watch_wait(struct bdi_watch *w, dev_t dev, int timeout_ms)
+/* The add event of bdi `name` after udev ran its rules for it; 0, -ETIMEDOUT or -errno. */
+static int watch_for(struct bdi_watch *w, const char *name, long deadline)
 {
-        char name[32];
-        long deadline = now_ms() + timeout_ms;
         int fd = udev_monitor_get_fd(w->mon);
 
-        snprintf(name, sizeof(name), "%u:%u", major(dev), minor(dev));
         for (;;) {
                 long left = deadline - now_ms();
                 if (left <= 0)
@@ -97,6 +110,17 @@ int bdi_watch_wait(struct bdi_watch *w, dev_t dev, int timeout_ms)
                 if (ours)
                         return 0;
         }
+}
+
+int bdi_watch_wait(struct bdi_watch *w, dev_t dev, int timeout_ms, long *ret_waited_ms)
+{
+        char name[32];
+        long start = now_ms();
+
+        snprintf(name, sizeof(name), "%u:%u", major(dev), minor(dev));
+        int r = watch_for(w, name, start + timeout_ms);
+        *ret_waited_ms = now_ms() - start;
+        return r;
 }
 
 static int read_ulong(const struct paths *p, const char *path, unsigned long *ret)

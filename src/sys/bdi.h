@@ -17,10 +17,18 @@ struct bdi_watch *bdi_watch_start(const struct paths *p);
 void bdi_watch_free(struct bdi_watch *w);
 
 /*
- * Waits until udev has run its rules (nfs-utils' nfsrahead among them) for the bdi `dev`, at
- * most timeout_ms.  0 when seen, -ETIMEDOUT, or another -errno.
+ * udev's rules see a mount made by this process as it does: its network and mount namespaces
+ * are udev's (p->udev_ns), so the mount's line is in udev's mountinfo and its volume in udev's
+ * /proc/fs/nfsfs.  False when either cannot be read.
  */
-int bdi_watch_wait(struct bdi_watch *w, dev_t dev, int timeout_ms);
+bool bdi_udev_shares_namespaces(const struct paths *p);
+
+/*
+ * Waits until udev has run its rules (nfs-utils' nfsrahead among them) for the bdi `dev`, at
+ * most timeout_ms; *ret_waited_ms is how long it waited.  0 when seen, -ETIMEDOUT, or another
+ * -errno.
+ */
+int bdi_watch_wait(struct bdi_watch *w, dev_t dev, int timeout_ms, long *ret_waited_ms);
 
 /*
  * Writes <sysfs>/class/bdi/<maj:min>/read_ahead_kb and reads it back (the kernel keeps whole

@@ -22,10 +22,7 @@ int claims_dir_open(const struct paths *p)
 
 unsigned long netns_id(const struct paths *p)
 {
-        struct stat st;
-        _cleanup_(closep) int fd = paths_open(p, "/proc/self/ns/net", O_RDONLY | O_CLOEXEC, 0);
-
-        return fd >= 0 && fstat(fd, &st) == 0 ? (unsigned long)st.st_ino : 0;
+        return paths_ino(p, "/proc/self/ns/net");
 }
 
 static void claim_file(char buf[static NAME_MAX + 1], const char *key)

@@ -192,8 +192,8 @@ static struct udev_rule_file *find_name(struct udev_rule_file *v, size_t n, cons
         return NULL;
 }
 
-static int scan_rules_dir(const char *dir, struct udev_rule_file **v, size_t *n,
-                          struct read_errors *errs)
+static int scan_rules_dir(const char *dir, const char *from, struct udev_rule_file **v,
+                          size_t *n, struct read_errors *errs)
 {
         DIR *d = opendir(dir);
         struct dirent *de;
@@ -203,7 +203,8 @@ static int scan_rules_dir(const char *dir, struct udev_rule_file **v, size_t *n,
                 return unreadable(errs, dir, -errno);
         while (r == 0 && (de = readdir(d))) {
                 size_t len = strlen(de->d_name);
-                if (len < 7 || !streq(de->d_name + len - 6, ".rules"))
+                if (len < 7 || !streq(de->d_name + len - 6, ".rules") ||
+                    (from && strcmp(de->d_name, from) < 0))
                         continue;
                 char *path = NULL;
                 if (asprintf(&path, "%s/%s", dir, de->d_name) < 0)
@@ -245,8 +246,8 @@ static bool seen_dir(const char *dir, struct stat *seen, size_t *nseen, size_t m
         return false;
 }
 
-int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *ret_n,
-                    struct read_errors *errs)
+int load_udev_rules(const struct paths *p, const char *from, struct udev_rule_file **ret,
+                    size_t *ret_n, struct read_errors *errs)
 {
         _cleanup_free_ char *dirs = strdup(p->udev_rules);
         struct stat seen[16];
@@ -259,7 +260,7 @@ int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *
         for (char *d = dirs ? strtok_r(dirs, ":", &save) : NULL; d && r == 0;
              d = strtok_r(NULL, ":", &save))
                 if (!seen_dir(d, seen, &nseen, ELEMENTSOF(seen), errs, &r) && r == 0)
-                        r = scan_rules_dir(d, ret, ret_n, errs);
+                        r = scan_rules_dir(d, from, ret, ret_n, errs);
         if (r < 0) {
                 udev_rules_free(*ret, *ret_n);
                 *ret = NULL;

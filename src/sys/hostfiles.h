@@ -37,10 +37,12 @@ void fstab_nfs_free(struct fstab_nfs *v, size_t n);
 
 /*
  * The rule files udev uses, from the directories of p->udev_rules (the first that has a name
- * wins), sorted by name as udev runs them; each one's text looked at for read_ahead_kb.
+ * wins), sorted by name as udev runs them; each one's text looked at for read_ahead_kb.  Only
+ * names that sort at or after `from` when it is not NULL (a mount asks about nfs-tuned's rule
+ * and the ones udev runs after it, and opens no other file).
  */
-int load_udev_rules(const struct paths *p, struct udev_rule_file **ret, size_t *ret_n,
-                    struct read_errors *errs);
+int load_udev_rules(const struct paths *p, const char *from, struct udev_rule_file **ret,
+                    size_t *ret_n, struct read_errors *errs);
 void udev_rules_free(struct udev_rule_file *v, size_t n);
 
 /* One file and its text: nfsmount.conf, then its drop-ins (<it>.d, *.conf) in name order. */

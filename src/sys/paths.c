@@ -37,6 +37,7 @@ void paths_init(struct paths *p)
                 .sysfs = override("NFS_TUNED_SYSFS", "/sys"),
                 .rundir = override("NFS_TUNED_RUNDIR", RUN_DIR),
                 .udev_control = override("NFS_TUNED_UDEV_CONTROL", "/run/udev/control"),
+                .udev_ns = override("NFS_TUNED_UDEV_NS", "/proc/1/ns"),
                 .mount_nfs = override("NFS_TUNED_MOUNT_NFS", MOUNT_NFS_PATH),
                 .fstab = override("NFS_TUNED_FSTAB", "/etc/fstab"),
                 .mountstats = override("NFS_TUNED_MOUNTSTATS", "/proc/self/mountstats"),
@@ -85,6 +86,17 @@ int paths_exists(const struct paths *p, const char *path)
         int dirfd;
         const char *rel = under_root(p, path, &dirfd);
         return faccessat(dirfd, rel, F_OK, AT_EACCESS) == 0;
+}
+
+unsigned long paths_ino(const struct paths *p, const char *path)
+{
+        struct stat st;
+        int fd = paths_open(p, path, O_RDONLY | O_CLOEXEC, 0);
+        bool ok = fd >= 0 && fstat(fd, &st) == 0;
+
+        if (fd >= 0)
+                close(fd);
+        return ok ? (unsigned long)st.st_ino : 0;
 }
 
 bool paths_untrusted_caller(void)

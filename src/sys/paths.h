@@ -14,12 +14,13 @@ struct paths {
         const char *sysfs;
         const char *rundir;        /* lock files; mount records in <rundir>/mounts */
         const char *udev_control;  /* udev is running when it exists */
+        const char *udev_ns;       /* the namespaces udev runs in: PID 1's, <it>/net, <it>/mnt */
+        const char *udev_rules;    /* udev's rule directories, ':'-separated, first wins */
         const char *mount_nfs;     /* the real mount.nfs (config mount_nfs overrides) */
         const char *fstab;         /* a user's mount takes helper keys from here only */
         /* read by `nfs-tuned status` only */
         const char *mountstats;    /* the xprt: lines: connections live */
         const char *nfsmount_conf; /* mount.nfs's own config; drop-ins in <it>.d */
-        const char *udev_rules;    /* udev's rule directories, ':'-separated, first wins */
         /* -N: the caller's root directory, opened before entering the target mount
          * namespace; every path above is resolved under it (-1: as they are) */
         int rootfd;
@@ -39,6 +40,8 @@ void paths_done(struct paths *p);
 int paths_open(const struct paths *p, const char *path, int flags, mode_t mode);
 int paths_mkdir(const struct paths *p, const char *path, mode_t mode);
 int paths_exists(const struct paths *p, const char *path);
+/* The inode number of the file (a namespace's identity); 0 when it cannot be opened. */
+unsigned long paths_ino(const struct paths *p, const char *path);
 
 /* Running with privileges another user granted (setuid or setgid binary). */
 bool paths_privileged_exec(void);

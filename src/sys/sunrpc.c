@@ -122,6 +122,9 @@ static int read_xprt_state(const struct paths *p, const char *dir, struct xprt_s
         if (attr_uint(buf, "src_port", &port) < 0 || port > 65535)
                 return -EOPNOTSUPP; /* a kernel that does not say: not known */
         ret->srcport = (unsigned)port;
+        if (attr_uint(buf, "dst_port", &port) < 0 || port > 65535)
+                return -ENOENT;
+        ret->port = (unsigned)port;
         if (snprintf(path, sizeof(path), "%s/dstaddr", dir) >= (int)sizeof(path))
                 return -ENOENT;
         if ((r = read_attr(p, path, buf, sizeof(buf))) < 0)
@@ -137,8 +140,8 @@ static int read_xprt_state(const struct paths *p, const char *dir, struct xprt_s
         return 0;
 }
 
-static int switch_xprt_states(const struct paths *p, const char *dir, struct xprt_state **v,
-                              size_t *n)
+static int switch_xprt_states(const struct paths *p, const char *dir, unsigned id,
+                              struct xprt_state **v, size_t *n)
 {
         _cleanup_(closedirp) DIR *d = opendir(dir);
         char path[PATH_MAX];
@@ -147,7 +150,7 @@ static int switch_xprt_states(const struct paths *p, const char *dir, struct xpr
         if (!d)
                 return -errno;
         for (struct dirent *de; r == 0 && (de = readdir(d));) {
-                struct xprt_state x = { 0 };
+                struct xprt_state x = { .switch_id = id };
                 if (strncmp(de->d_name, "xprt-", 5) != 0)
                         continue;
                 if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
@@ -182,7 +185,8 @@ int load_rpc_xprt_states(const struct paths *p, struct xprt_state **ret, size_t 
                         continue;
                 if (snprintf(path, sizeof(path), "%s/%s", top, de->d_name) >= (int)sizeof(path))
                         continue;
-                r = switch_xprt_states(p, path, &v, &n);
+                r = switch_xprt_states(p, path, (unsigned)strtoul(de->d_name + 7, NULL, 10), &v,
+                                       &n);
                 if (r == -ENOENT)
                         r = 0; /* the switch went away meanwhile */
         }

@@ -13,22 +13,6 @@
 #include "core/status.h"
 #include "fuzz.h"
 
-/* Valid UTF-8 without control bytes (a newline too, unless `newlines`). */
-static void check_text(const char *s, size_t n, bool newlines)
-{
-        for (size_t i = 0; i < n;) {
-                const unsigned char *p = (const unsigned char *)s + i;
-                size_t k = utf8_sequence_length(p);
-                if (*p == '\n' && newlines) {
-                        i++;
-                        continue;
-                }
-                if (k == 0 || *p < 0x20 || *p == 0x7f)
-                        abort();
-                i += k;
-        }
-}
-
 /* "..." with only \\, \" and \n escapes inside, and nothing after the closing quote. */
 static void check_label_value(const char *s, size_t n)
 {
@@ -54,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct status_finding f = { .sev = SEV_WARNING, .code = F_NCONNECT_INHERITED,
                                     .target = text, .text = text };
         if ((line = status_finding_line(&f))) {
-                check_text(line, strlen(line), false);
+                fuzz_check_utf8(line, strlen(line), false);
                 free(line);
         }
         if ((esc = escape_text(text, ESCAPE_CONTROL))) {
@@ -68,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (out) {
                 prom_write_label_value(out, text);
                 if (fclose(out) == 0 && buf) {
-                        check_text(buf, len, false);
+                        fuzz_check_utf8(buf, len, false);
                         check_label_value(buf, len);
                 }
                 free(buf);

@@ -21,21 +21,6 @@
 
 #define MOUNTS_MAX 64
 
-static void check_utf8(const char *s, size_t n)
-{
-        for (size_t i = 0; i < n;) {
-                const unsigned char *p = (const unsigned char *)s + i;
-                size_t k = utf8_sequence_length(p);
-                if (*p == '\n') {
-                        i++;
-                        continue;
-                }
-                if (k == 0 || *p < 0x20 || *p == 0x7f)
-                        abort();
-                i += k;
-        }
-}
-
 /* NAME{name="value",...} VALUE, or NAME VALUE; the label values' escapes well-formed. */
 static void check_series(const char *l, size_t n)
 {
@@ -66,7 +51,7 @@ static void check_series(const char *l, size_t n)
 
 static void check_file(const char *text, size_t len)
 {
-        check_utf8(text, len);
+        fuzz_check_utf8(text, len, true);
         for (const char *p = text; p < text + len;) {
                 const char *e = memchr(p, '\n', (size_t)(text + len - p));
                 if (!e)
@@ -116,6 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < c.nmounts; i++) {
                 facts[i].stats = mountstats_take(&ms, c.mounts[i].target);
                 facts[i].offline = facts[i].stats && i % 3 ? (int)(i % 2) : -1;
+                facts[i].live = facts[i].offline < 0 ? -1 : (int)(i % 5);
                 facts[i].ra_now = (long)(i * 128) - 1;
         }
         (void)status_inputs_add(&in, (enum status_input)(size % IN__MAX), "x");

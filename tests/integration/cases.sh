@@ -468,6 +468,8 @@ two_at_once() {
     RC="$r1 $r2" OUT=$(cat "$T/errA" "$T/errB")
     PATTERN=$(awk '{print $1}' "$T/stub/log" | tr '\n' ' ')
 }
+# the stub's kernel forgets every client: its clients file, mountinfo and nfsfs
+no_clients() { rm -f "$T/clients" "$T/nfsfs/servers"; : > "$T/mountinfo"; }
 mi_nconnect() { grep " $1 " "$T/mountinfo" | grep -o 'nconnect=[0-9]*' | cut -d= -f2; }
 claim_files() { ls "$T/run/clients/" 2>/dev/null | grep -v '\.lock$'; }
 tc_claim_joiner_runs_at_once() {
@@ -487,7 +489,7 @@ tc_claim_joiner_first_at_the_kernel() {
     # A claims but its mount.nfs reaches the kernel late: B's mount.nfs creates the client,
     # with A's nconnect, under every policy that mounts B
     for pol in warn follow; do
-        rm -f "$T/clients" "$T/stub/log" "$T/stub/argv"; : > "$T/mountinfo"
+        no_clients; rm -f "$T/stub/log" "$T/stub/argv"
         two_at_once "$pol" 2 8 STUB_KERNEL_DELAY_MS=500
         value_is "$pol: exit statuses" "$RC" "0 0"
         value_is "$pol: the client B created" "$(cat "$T/clients")" "10.99.0.1 3 2 none"
@@ -497,6 +499,42 @@ tc_claim_joiner_first_at_the_kernel() {
         grep -q -- "-o vers=3,nconnect=2 " <<<"$argv_b" && ! grep -q "nconnect=8" <<<"$argv_b" || fail "$pol: B did not pass nconnect=2: $argv_b"
     done
     grep -qF "following the existing client: nconnect=8 cannot take effect" "$T/errB" || fail "follow: B said $(cat "$T/errB")"
+}
+tc_claim_client_in_nfsfs_before_mountinfo() {
+    # A's client is in nfsfs (the stub's kernel lists it at once) 700 ms before A's mountinfo
+    # line: B, 0.2 s after A, finds a client only nfsfs shows; A's live claim says whose it is,
+    # so B joins it quietly (same nconnect), under refuse too, and without waiting for A
+    export STUB_SLEEP_MS=700 STUB_KERNEL=$T/clients
+    local key; key=$(printf 'net%s-10.99.0.1-2049-tcp-v4.1' "$(stat -L -c %i /proc/self/ns/net)")
+    mkdir -p "$T/mnt/a"
+    for pol in warn refuse; do
+        no_clients; rm -f "$T/stub/log"
+        conf "nconnect_policy = $pol"
+        "$HELPER" 10.99.0.1:/a "$T/mnt/a" -o vers=4.1,nconnect=2 2> "$T/errA" &
+        local p1=$!
+        sleep 0.2
+        grep -q '^v4 0a630001' "$T/nfsfs/servers" && [ ! -s "$T/mountinfo" ] ||
+            fail "$pol: the window is not there (nfsfs: $(cat "$T/nfsfs/servers" 2>&1), mountinfo: $(cat "$T/mountinfo"))"
+        "$HELPER" 10.99.0.1:/b "$T/mnt/b" -v -o vers=4.1,nconnect=2 2> "$T/errB"
+        local r2=$?
+        wait $p1; local r1=$?
+        RC="$r1 $r2" OUT=$(cat "$T/errB")
+        value_is "$pol: exit statuses" "$RC" "0 0"
+        out_lacks "warning"; out_lacks "refusing"; out_lacks "no mount of this mount namespace shows it"
+        out_has "claim: $key is claimed by pid $p1 ($T/mnt/a): this mount joins the client it creates"
+        value_is "$pol: mount.nfs starts and ends" "$(awk '{print $1}' "$T/stub/log" | tr '\n' ' ')" "start start end end " "B waited for A"
+        [ -s "$T/errA" ] && fail "$pol: the claimant printed: $(cat "$T/errA")"
+        value_is "$pol: B's nconnect" "$(mi_nconnect "$T/mnt/b")" 2
+    done
+    # the same nfsfs line with no claim behind it is another mount namespace's client: joined,
+    # warned as one whose nconnect cannot be read, and no claim left
+    no_clients; conf "nconnect_policy = warn"
+    echo "v4 0a630001  801    1 10.99.0.1" > "$T/nfsfs/servers"
+    echo "10.99.0.1 4.1 4" > "$T/clients"
+    run 10.99.0.1:/b "$DIR" -v -o vers=4.1,nconnect=2
+    status_is 0; out_has "no mount of this mount namespace shows it"
+    out_has "claim: $key: no claim: the client only /proc/fs/nfsfs shows is another mount namespace's; this mount joins it"
+    value_is "claims left" "$(claim_files)" ""
 }
 tc_claim_refused_at_once() {
     two_at_once refuse 4 8
@@ -533,7 +571,7 @@ tc_claim_stale_or_live() {
     value_is "claims left" "$(claim_files)" ""
     # a live one (its holder has it locked): the client it names is joined
     printf '# nfs-tuned client claim 1\npid=1\nnconnect=2\ntarget=/mnt/live\nspec=10.99.0.1:/live\n' > "$T/run/clients/$key.claim"
-    : > "$T/mountinfo"; rm -f "$T/clients"
+    no_clients
     flock "$T/run/clients/$key.claim" sleep 3 &
     local holder=$!
     sleep 0.3
@@ -541,11 +579,51 @@ tc_claim_stale_or_live() {
     status_is 0; out_has "which the mount of /mnt/live (10.99.0.1:/live) is creating now with nconnect=2"
     opts_has nconnect=2
     # a live file that is not a claim (another format, another owner's) is none
-    : > "$T/mountinfo"; rm -f "$T/clients"
+    no_clients
     echo garbage > "$T/run/clients/$key.claim"
     run 10.99.0.1:/b "$DIR" -o vers=3,nconnect=8
     status_is 0; out_lacks "warning"
     kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null
+}
+tc_read_ahead_udev_rule_last() {
+    # nfs-tuned's udev rule is udev's last word on read_ahead_kb: the helper writes at once and
+    # leaves it to the rule, which writes the same value after nfsrahead; otherwise it waits
+    # for udev's bdi event (DESIGN.md "After mount.nfs succeeds")
+    local rule=99-zz-nfs-tuned.rules
+    mkdir -p "$T/etc-rules" "$T/rules" "$T/otherns"
+    echo 'SUBSYSTEM=="bdi", ACTION=="add", KERNEL=="0:*", PROGRAM="/sbin/mount.nfs-tuned --udev-bdi %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/$rule"
+    echo 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="/usr/libexec/nfsrahead %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/99-nfs.rules"
+    : > "$T/udev-control"; : > "$T/otherns/net"; : > "$T/otherns/mnt"
+    export NFS_TUNED_UDEV_CONTROL=$T/udev-control NFS_TUNED_UDEV_RULES=$T/etc-rules:$T/rules NFS_TUNED_UDEV_NS=/proc/self/ns
+    conf '[global]' 'read_ahead_kb = 2048'
+    newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
+    run 10.99.0.1:/export/b "$DIR" -v -o vers=3
+    status_is 0; out_lacks "warning"
+    out_has "read-ahead: udev's rule $T/rules/$rule writes the same value last in the bdi's event (after nfs-utils' nfsrahead): written at once, no wait for udev"
+    out_has "read-ahead: bdi 0:60 read_ahead_kb 128 -> 2048"; out_lacks "udev finished"
+    value_is "read_ahead_kb" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 2048
+    unset STUB_BDI STUB_MOUNTINFO_LINE
+    # what makes it wait, each said
+    waits() { run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3; status_is 0; out_has "read-ahead: $1: written after udev's bdi event"; }
+    : > "$T/etc-rules/$rule"
+    waits "nfs-tuned's udev rule $rule is masked ($T/etc-rules/$rule)"
+    cp "$T/rules/$rule" "$T/etc-rules/$rule"
+    waits "nfs-tuned's udev rule $rule is replaced by a file of its name ($T/etc-rules/$rule)"
+    rm "$T/etc-rules/$rule"
+    echo 'SUBSYSTEM=="bdi", ATTR{read_ahead_kb}="4096"' > "$T/etc-rules/99-zzz-site.rules"
+    waits "nfs-tuned's udev rule $rule is followed by a rule that writes read_ahead_kb ($T/etc-rules/99-zzz-site.rules)"
+    rm "$T/etc-rules/99-zzz-site.rules" "$T/rules/$rule"
+    waits "nfs-tuned's udev rule $rule is not installed"
+    echo 'SUBSYSTEM=="bdi", RUN+="/bin/true"' > "$T/rules/$rule"
+    waits "nfs-tuned's udev rule $rule writes no read_ahead_kb ($T/rules/$rule)"
+    echo 'SUBSYSTEM=="bdi", PROGRAM="x --udev-bdi %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/$rule"
+    NFS_TUNED_UDEV_NS=$T/otherns waits "udev runs in other namespaces than this mount ($T/otherns), where its rule may not find it"
+    NFS_TUNED_UDEV_CONTROL=$T/no-udev run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3
+    status_is 0; out_has "read-ahead: udev is not running: written at once"
+    # nothing to write: nothing said, nothing looked at
+    conf '[global]' 'read_ahead_kb = keep'
+    run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3
+    status_is 0; out_lacks "read-ahead: udev"; out_lacks "written"
 }
 tc_udev_bdi_line_present() {
     # udev's bdi add event for an NFS superblock whose mountinfo line is there
@@ -720,7 +798,7 @@ tc_tls_beside_plain_refused() {
     out_has "unmount the mounts of that client first, or mount with vers=3 or through another server address"
     grep -q " $DIR " "$T/mountinfo" && fail "mounted: $(cat "$T/mountinfo")"
     # mtls beside a tls client: the certificate is what it lacks
-    : > "$T/mountinfo"; rm -f "$T/clients"
+    no_clients
     plain_first 4.2,xprtsec=tls
     run 10.99.0.1:/b "$DIR" -o vers=4.2,xprtsec=mtls
     status_is 32; mount_nfs_not_run
@@ -772,7 +850,7 @@ tc_tls_plan() {
     out_has "client: 10.99.0.1 port 2049, NFSv4.1 over tcp: nconnect=1, $T/mnt/a (10.99.0.1:/a) <- another TLS policy, but NFSv4 trunking folds this mount into it"
     out_has "verdict: shares a client; nconnect: none; krb5: none; connections: 1; tls: refuse (asks tls, gets none)"
     # a plain mount beside a TLS client lands on it: said as sharing, nothing refused
-    : > "$T/mountinfo"; rm -f "$T/clients"
+    no_clients
     plain_first 4.1,xprtsec=tls
     run 10.99.0.1:/b "$DIR" -f -v -o vers=4.1,nconnect=4
     status_is 0
@@ -1190,7 +1268,7 @@ chmod 644 "$T/conf"
 export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_VENDOR_CONFIG=$T/vendor NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs \
        NFS_TUNED_SYSFS=$T/sys NFS_TUNED_RUNDIR=$T/run NFS_TUNED_UDEV_CONTROL=$T/no-udev \
        NFS_TUNED_MOUNT_NFS=$STUB STUB_DIR=$T/stub NFS_TUNED_PROC=$T/proc
-unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS STUB_KERNEL STUB_KERNEL_DELAY_MS
+unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS STUB_KERNEL STUB_KERNEL_DELAY_MS NFS_TUNED_UDEV_RULES NFS_TUNED_UDEV_NS
 DIR=$T/mnt/b
 STDOUT=
 

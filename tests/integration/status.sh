@@ -14,7 +14,8 @@ V3="vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,retra
 
 # mount ID DEV TARGET FSTYPE SOURCE OPTS: a mountinfo line, its bdi (read_ahead_kb 128) and
 # its mountstats entry with N transports (XPRTS, default the nconnect= of OPTS, else 1), each
-# as the kernel writes a tcp one: local port 700+ID*16+N, SENDS requests sent (default 0)
+# as the kernel writes a tcp one: SENDS requests sent (default 0), the local port 700+ID*16 on
+# the first (the main transport), 0 on the ones nconnect adds (the kernel shows no port there)
 mount() {
     local id=$1 dev=$2 target=$3 type=$4 src=$5 opts=$6 n i
     echo "$id 21 $dev / $target rw,relatime shared:$id - $type $src rw,$opts" >> "$T/mountinfo"
@@ -24,7 +25,7 @@ mount() {
     echo "device $src mounted on $target with fstype $type statvers=1.1" >> "$T/mountstats"
     printf '\topts:\trw\n' >> "$T/mountstats"
     for i in $(seq "${n:-1}"); do
-        xprt_line $((700 + id * 16 + i)) "${SENDS:-0}" >> "$T/mountstats"
+        xprt_line $((i == 1 ? 700 + id * 16 : 0)) "${SENDS:-0}" >> "$T/mountstats"
     done
 }
 # xprt_line SRCPORT SENDS: srcport bind connect connect_time idle sends recvs bad_xids req_u
@@ -644,16 +645,28 @@ st_write_errors() {
 }
 
 # ---- per-connection figures ----
+# sysfs_xprt SWITCH ID SRCPORT MAIN STATE: a transport of the sunrpc sysfs to 10.99.0.1
+sysfs_xprt() {
+    local x=$T/sys/kernel/sunrpc/xprt-switches/switch-$1/xprt-$2-tcp
+    mkdir -p "$x"
+    printf 'main_xprt=%s\nsrc_port=%s\ndst_port=2049\n' "$4" "$3" > "$x/xprt_info"
+    echo 10.99.0.1 > "$x/dstaddr"; echo "state=$5" > "$x/xprt_state"
+}
 st_transports_load_and_offline() {
     mkdir -p "$T/sys/kernel/sunrpc/xprt-switches/switch-1"
     SENDS=500 mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
     run -rn -o target,xprts,live,xprt-sends
     status_is 0 "four transports, the load spread"
     value_is "table" "$OUT" "/mnt/a 4 4 500,500,500,500"
-    # one taken offline (rpcctl xprt set offline): the sysfs says so, keyed by the local port
+    # one taken offline (rpcctl xprt set offline): the sysfs says so in the switch of the main
+    # transport, found by its local port; another client's switch has one offline too
+    sysfs_xprt 1 0 $((700 + 40 * 16)) 1 "CONNECTED BOUND"
+    sysfs_xprt 1 1 41000 0 "CONNECTED BOUND"
+    sysfs_xprt 1 2 41001 0 "CONNECTED BOUND"
+    sysfs_xprt 1 3 41002 0 "CONNECTED BOUND OFFLINE"
+    sysfs_xprt 2 5 42000 1 "CONNECTED BOUND"
+    sysfs_xprt 2 6 42001 0 "CONNECTED BOUND OFFLINE"
     local x=$T/sys/kernel/sunrpc/xprt-switches/switch-1/xprt-3-tcp
-    mkdir -p "$x"; printf 'src_port=%s\ndst_port=2049\n' $((700 + 40 * 16 + 2)) > "$x/xprt_info"
-    echo 10.99.0.1 > "$x/dstaddr"; echo "state=CONNECTED BOUND OFFLINE" > "$x/xprt_state"
     run -rn -o target,xprts,live
     status_is 1
     value_is "table" "$OUT" "/mnt/a 4 3"
@@ -663,10 +676,17 @@ st_transports_load_and_offline() {
     run --prometheus -
     out_has 'nfs_tuned_client_transports_live{mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1"} 3'
     out_has 'nfs_tuned_client_transport_sends_total{mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",transport="3"} 500'
+    # as Linux 6.1 shows it: no local port on any xprt: line, and the offline transport left
+    # out of mountstats; the switch is the only one of 3 live transports to the server
+    sed -i "s/tcp $((700 + 40 * 16)) /tcp 0 /; 0,/tcp 0 1 1 0 0 500/{/tcp 0 1 1 0 0 500/d}" "$T/mountstats"
+    run -rn -o target,nconnect,xprts,live
+    status_is 1
+    value_is "table (6.1)" "$OUT" "/mnt/a 4 3 3"
+    err_has "has 3 live transports of the nconnect=4 it was made with (mountstats lists 3, the sunrpc sysfs shows 1 offline)"
     # a line the kernel never writes does not count as a transport
     rm -rf "$x"; printf '\txprt: GARBAGE\n' >> "$T/mountstats"
     run -rn -o target,xprts
-    status_is 2; value_is "table" "$OUT" "/mnt/a 4"
+    status_is 2; value_is "table" "$OUT" "/mnt/a 3"
     err_has "1 xprt: line of /mnt/a not understood; not counted"
 }
 st_transport_imbalance() {

@@ -16,12 +16,16 @@
  *                       xprtsec into the existing client (as Linux 6.12 does, doc/DESIGN.md "TLS
  *                       and sharing"); then it appends its own line to $NFS_TUNED_MOUNTINFO
  *                       (spec, mount point, version, the client's nconnect and xprtsec; device
- *                       and ID from the pid)
+ *                       and ID from the pid); a client it creates is listed in
+ *                       $NFS_TUNED_NFSFS/servers at once, as the kernel lists it in /proc/fs/nfsfs
+ *                       before mount(2) adds the mountinfo line (so with STUB_SLEEP_MS the client
+ *                       is in nfsfs that long before)
  *   called as umount.nfs or umount.nfs4: removes the lines of mount point argv[1] from
  *                       $NFS_TUNED_MOUNTINFO (after recording argv); STUB_UMOUNT_EXIT: exit
  *                       with it instead
  *   STUB_KERNEL_DELAY_MS  sleep before reaching the client (a mount.nfs slow to get there)
  */
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -90,6 +94,20 @@ static const char *opt_value(const char *opts, const char *key, char *buf, size_
         return NULL;
 }
 
+/* A new client's /proc/fs/nfsfs/servers line ("v3 0a630001  801    1 10.99.0.1"): IPv4 only. */
+static void nfsfs_add(const char *addr, const char *vers)
+{
+        const char *dir = getenv("NFS_TUNED_NFSFS");
+        char path[4096], line[320];
+        struct in_addr in;
+
+        if (!dir || inet_pton(AF_INET, addr, &in) != 1)
+                return;
+        snprintf(path, sizeof(path), "%s/servers", dir);
+        snprintf(line, sizeof(line), "v%c %08x  801    1 %s\n", vers[0], ntohl(in.s_addr), addr);
+        append(path, line);
+}
+
 /* The client of (address, version[, xprtsec for NFSv3]) in the clients file, created with
  * `want` and `sec` when none; `sec` becomes the client's. */
 static unsigned kernel_client(const char *file, const char *addr, const char *vers, unsigned want,
@@ -110,6 +128,7 @@ static unsigned kernel_client(const char *file, const char *addr, const char *ve
                 }
         if (!got) {
                 fprintf(f, "%s %s %u %s\n", addr, vers, want, sec);
+                nfsfs_add(addr, vers);
                 got = want;
         }
         fclose(f);

@@ -49,7 +49,7 @@ user_keys() {
 	not_mounted "$b" || return
 	# -v shows nothing of a configuration the user cannot read
 	out_lacks "nconnect_policy=refuse from" || return
-	out_has "of files you cannot read apply" || return
+	out_has "of files you cannot read appl" || return
 }
 t user-cannot-loosen-policy user_keys
 

@@ -111,7 +111,8 @@ udev_direct() {
 	one_line "$(mi_dev "$b")" "$b ($SRV:/export/b): read_ahead_kb $RAHEAD -> 4096 ([mountpoint \"$b\"] $CONF:6)" || return
 }
 
-# the helper and the rule agree: the rule reads the helper's plan (its -o counts)
+# the helper and the rule agree: the rule reads the helper's plan (its -o counts); with the
+# rule installed the helper writes at once and leaves the last word to it (no wait for udev)
 udev_helper_agrees() {
 	local a dev
 	need_rules || return
@@ -120,11 +121,36 @@ udev_helper_agrees() {
 	hrun $SRV:/export/a "$a" -v -o vers=4.1,read_ahead_kb=3072
 	status_is 0 || return
 	out_no_match 'warning:' || return
-	out_matches "read_ahead_kb 3072 -> 3072" "udev had set the helper's value before the helper wrote it" || return
+	out_has "read-ahead: udev's rule $OURS writes the same value last in the bdi's event (after nfs-utils' nfsrahead): written at once, no wait for udev" || return
+	out_matches "read_ahead_kb [0-9]+ -> 3072" || return
+	out_lacks "udev finished" "the helper waited for udev" || return
 	settle
 	dev=$(mi_dev "$a")
 	ra_is "$a" 3072 "the command line's read_ahead_kb" || return
 	one_line "$dev" "read_ahead_kb $RAHEAD -> 3072 (the helper's plan for this mount)" || return
+}
+
+# udev slow to run the bdi's event (a rule before nfsrahead's takes 2 s): the helper, not
+# waiting, writes first; nfsrahead's value lands after it and the rule's after that, so the
+# value that stays is the configured one
+udev_last_word_slow_udev() {
+	local a dev slow=/etc/udev/rules.d/98-lab-slow-bdi.rules
+	need_rules || return
+	a=$(mp a)
+	conf "[global]" "read_ahead_kb = 2048"
+	mkdir -p /etc/udev/rules.d
+	echo 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="/bin/sleep 2"' >$slow
+	udevadm control --reload
+	hrun $SRV:/export/a "$a" -v -o vers=3
+	rm -f $slow
+	udevadm control --reload
+	status_is 0 || return
+	out_has "no wait for udev" || return
+	out_lacks "udev finished" "the helper waited for udev" || return
+	settle
+	dev=$(mi_dev "$a")
+	ra_is "$a" 2048 "the rule's write after nfsrahead's $RAHEAD" || return
+	one_line "$dev" "read_ahead_kb $RAHEAD -> 2048 (the helper's plan for this mount)" || return
 }
 
 # an NFSv4 submount: a server-side mount point under a crossmnt export
@@ -253,6 +279,7 @@ if udev_setup >>"$LAB_DETAILS" 2>&1; then :; else echo "  udev: setup failed" >>
 t rule-order udev_order
 t direct-mount-server-and-mountpoint-sections udev_direct
 t helper-and-rule-agree udev_helper_agrees
+t rule-has-the-last-word-udev-slow udev_last_word_slow_udev
 t nfsv4-submount-crossmnt udev_submount
 t bg-mount-lands-later udev_bg
 t shared-superblock-keeps-value udev_shared

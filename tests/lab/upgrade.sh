@@ -17,6 +17,10 @@ NC=$(ls $DEBS/nfs-common_*.deb 2>/dev/null | head -n1)
 SHAT=$([ -n "$NC" ] && deb_sha "$NC" usr/sbin/mount.nfs)
 BEFORE=/etc/lab-upgrade/before
 CONF_KEPT=1
+# the admin's config as the boot found it (each check's cleanup removes $CONF; the checks
+# that need it put this copy back)
+BOOTCONF=/tmp/lab/upgrade-nfs-tuned.conf
+cp -p $CONF $BOOTCONF 2>/dev/null || rm -f $BOOTCONF
 have() { [ -n "$TUNED" ] && [ -n "$NC" ] && [ -f $BEFORE ] ||
 	fail "not the upgraded image: no /lab/debs packages or $BEFORE (lab/upgrade)"; }
 was() { sed -n "s/^$1 //p" $BEFORE; }
@@ -38,14 +42,18 @@ u_upgraded() {
 	case $(uname -r) in 6.12.*) ;; *) fail "kernel $(uname -r), not Debian 13's 6.12" || return ;; esac
 }
 
-# nothing lost: the config byte for byte, the same two diversions, the package's files intact,
+# nothing lost: the config byte for byte, the package's same two diversions, the package's files intact,
 # the helper in front and trixie's mount.nfs aside (setuid, as its package ships it), the old
 # /sbin one gone with nfs-common 2.6
 u_kept() {
 	have || return
-	[ "$(sha $CONF)" = "$(was conf_sha256)" ] || fail "$CONF changed or lost in the upgrade" || return
-	[ "$(dpkg-divert --list | sort)" = "$(was divert)" ] ||
-		fail "diversions now: $(dpkg-divert --list | tr '\n' ';'), before: $(was divert | tr '\n' ';')" || return
+	[ "$(sha $BOOTCONF)" = "$(was conf_sha256)" ] || fail "$CONF changed or lost in the upgrade" || return
+	cp -p $BOOTCONF $CONF
+	# (the upgrade adds diversions of other packages: Debian 13's moves to /usr, DEP 17)
+	local now
+	now=$(dpkg-divert --list | grep ' by nfs-tuned$' | sort)
+	[ -n "$now" ] && [ "$now" = "$(was divert | grep ' by nfs-tuned$')" ] ||
+		fail "nfs-tuned's diversions now: $(echo "$now" | tr '\n' ';'), before: $(was divert | tr '\n' ';')" || return
 	xrun dpkg --verify nfs-tuned
 	status_is 0 "dpkg --verify nfs-tuned" || return
 	out_quiet "dpkg --verify: the package's files as it shipped them" || return
@@ -60,6 +68,7 @@ u_mounts() {
 	local a b
 	have || return
 	a=$(mp a) b=$(mp b)
+	cp -p $BOOTCONF $CONF || fail "no $CONF from before the upgrade" || return
 	via_helper $D13 nfs $SRV:/export/a "$a" vers=3 || return
 	[ "$(ra_of "$a")" = 4096 ] || fail "read_ahead_kb $(ra_of "$a"), not the config's 4096" || return
 	xrun mount -v -t nfs4 $SRV:/export/b "$b"

@@ -195,49 +195,70 @@ static const struct {
         struct rule_row f[MAXE];
         const char *findings;
         const char *text;
+        enum udev_rule_state state; /* of nfs-tuned's rule: is it udev's last word? */
+        const char *state_path;
 } udev_rows[] = {
         { "nothing in the way",
           { { NFS_UTILS_UDEV_RULE, LIB NFS_UTILS_UDEV_RULE, NULL, false, true },
             { NFS_TUNED_UDEV_RULE, LIB NFS_TUNED_UDEV_RULE, NULL, false, true } },
-          "", NULL },
+          "", NULL, UDEV_RULE_LAST, LIB NFS_TUNED_UDEV_RULE },
         { "ours masked",
           { { NFS_TUNED_UDEV_RULE, ETC NFS_TUNED_UDEV_RULE, LIB NFS_TUNED_UDEV_RULE, true,
               false } },
           "udev-rule-shadowed ",
-          ETC NFS_TUNED_UDEV_RULE " masks nfs-tuned's rule " LIB NFS_TUNED_UDEV_RULE },
+          ETC NFS_TUNED_UDEV_RULE " masks nfs-tuned's rule " LIB NFS_TUNED_UDEV_RULE,
+          UDEV_RULE_MASKED, ETC NFS_TUNED_UDEV_RULE },
         { "ours replaced by a copy",
           { { NFS_TUNED_UDEV_RULE, ETC NFS_TUNED_UDEV_RULE, LIB NFS_TUNED_UDEV_RULE, false,
               true } },
-          "udev-rule-shadowed ", "which package updates no longer reach" },
+          "udev-rule-shadowed ", "which package updates no longer reach", UDEV_RULE_REPLACED,
+          ETC NFS_TUNED_UDEV_RULE },
         { "99-nfs.rules shadowed",
           { { NFS_UTILS_UDEV_RULE, ETC NFS_UTILS_UDEV_RULE, LIB NFS_UTILS_UDEV_RULE, false,
               true } },
           "udev-rule-shadowed ",
-          ETC NFS_UTILS_UDEV_RULE " shadows nfs-utils' " LIB NFS_UTILS_UDEV_RULE },
+          ETC NFS_UTILS_UDEV_RULE " shadows nfs-utils' " LIB NFS_UTILS_UDEV_RULE,
+          UDEV_RULE_ABSENT, NULL },
         { "99-nfs.rules masked",
           { { NFS_UTILS_UDEV_RULE, ETC NFS_UTILS_UDEV_RULE, LIB NFS_UTILS_UDEV_RULE, true,
               false } },
-          "", NULL },
+          "", NULL, UDEV_RULE_ABSENT, NULL },
         /* 5 */
         { "a writer that sorts after ours",
           { { NFS_TUNED_UDEV_RULE, LIB NFS_TUNED_UDEV_RULE, NULL, false, true },
             { "99-zzz-tune.rules", ETC "99-zzz-tune.rules", NULL, false, true } },
-          "udev-rule-overrides ", ETC "99-zzz-tune.rules writes read_ahead_kb and sorts after" },
+          "udev-rule-overrides ", ETC "99-zzz-tune.rules writes read_ahead_kb and sorts after",
+          UDEV_RULE_OVERWRITTEN, ETC "99-zzz-tune.rules" },
         { "a writer that sorts before ours",
           { { "60-tune.rules", ETC "60-tune.rules", NULL, false, true },
             { "99-zz-nfs-tune.rules", ETC "99-zz-nfs-tune.rules", NULL, false, true } },
-          "", NULL },
+          "", NULL, UDEV_RULE_ABSENT, NULL },
         { "later rules that do not write read-ahead, or are masked",
           { { "99-zzz-a.rules", ETC "99-zzz-a.rules", NULL, false, false },
             { "99-zzz-b.rules", ETC "99-zzz-b.rules", LIB "99-zzz-b.rules", true, true } },
-          "", NULL },
+          "", NULL, UDEV_RULE_ABSENT, NULL },
         { "every finding in file order",
           { { NFS_UTILS_UDEV_RULE, ETC NFS_UTILS_UDEV_RULE, LIB NFS_UTILS_UDEV_RULE, false,
               true },
             { NFS_TUNED_UDEV_RULE, ETC NFS_TUNED_UDEV_RULE, LIB NFS_TUNED_UDEV_RULE, true,
               false },
             { "zz.rules", ETC "zz.rules", NULL, false, true } },
-          "udev-rule-shadowed ;udev-rule-shadowed ;udev-rule-overrides ", NULL },
+          "udev-rule-shadowed ;udev-rule-shadowed ;udev-rule-overrides ", NULL, UDEV_RULE_MASKED,
+          ETC NFS_TUNED_UDEV_RULE },
+        /* whether the helper may leave the last word to the rule (and not wait for udev) */
+        { "ours, then later rules that write nothing or are masked",
+          { { NFS_TUNED_UDEV_RULE, LIB NFS_TUNED_UDEV_RULE, NULL, false, true },
+            { "99-zzz-a.rules", ETC "99-zzz-a.rules", NULL, false, false },
+            { "99-zzz-b.rules", ETC "99-zzz-b.rules", LIB "99-zzz-b.rules", true, true } },
+          "", NULL, UDEV_RULE_LAST, LIB NFS_TUNED_UDEV_RULE },
+        /* 10 */
+        { "ours only in /etc (installed there), no other copy",
+          { { NFS_TUNED_UDEV_RULE, ETC NFS_TUNED_UDEV_RULE, NULL, false, true } },
+          "", NULL, UDEV_RULE_LAST, ETC NFS_TUNED_UDEV_RULE },
+        { "a file of our name that writes no read-ahead",
+          { { NFS_TUNED_UDEV_RULE, LIB NFS_TUNED_UDEV_RULE, NULL, false, false } },
+          "", NULL, UDEV_RULE_INERT, LIB NFS_TUNED_UDEV_RULE },
+        { "no rule at all", { { NULL } }, "", NULL, UDEV_RULE_ABSENT, NULL },
 };
 
 START_TEST(test_udev)
@@ -252,6 +273,12 @@ START_TEST(test_udev)
                                                 f->writes_read_ahead };
         }
         ck_assert_int_eq(status_check_udev(v, n, &rep), 0);
+        const char *path = "unset";
+        enum udev_rule_state st = udev_rule_state(v, n, &path);
+        ck_assert_msg(st == udev_rows[_i].state, "row %d (%s): nfs-tuned's rule %s", _i,
+                      udev_rows[_i].name, udev_rule_state_to_string(st));
+        ck_assert_msg(streq(S(path), S(udev_rows[_i].state_path)), "row %d (%s): path %s", _i,
+                      udev_rows[_i].name, S(path));
         char *got = render_findings(&rep);
         ck_assert_msg(streq(got, udev_rows[_i].findings), "row %d (%s): findings\n%s\nwant\n%s",
                       _i, udev_rows[_i].name, got, udev_rows[_i].findings);

@@ -126,22 +126,54 @@ START_TEST(test_parse_xprt)
 }
 END_TEST
 
-/* Transports the sunrpc sysfs shows offline, matched by server and local port. */
-START_TEST(test_offline)
+/* The switch of a client in the sunrpc sysfs: by the main transport's local port, else by its
+ * count of transports (with or without those offline: 6.1 leaves them out of mountstats). */
+START_TEST(test_switch)
 {
-        struct xprt_stats xs[3] = { { .srcport = 801 }, { .srcport = 802 }, { .srcport = 0 } };
+        /* the kernel shows the main transport's port at most */
+        struct xprt_stats xs[3] = { { .srcport = 801 }, { .srcport = 0 }, { .srcport = 0 } };
         struct mountstats_entry e = { .xprts = xs, .nxprts = 3 };
-        struct xprt_state st[3] = { { .srcport = 801 }, { .srcport = 802, .offline = true },
-                                    { .srcport = 0, .offline = true } };
+        struct mountstats_entry no_port = { .xprts = xs + 1, .nxprts = 2 };
+        struct mountstats_entry one = { .xprts = xs + 1, .nxprts = 1 };
+        struct xprt_state st[7] = {
+                { .switch_id = 1, .srcport = 801 },
+                { .switch_id = 1, .srcport = 40001, .offline = true },
+                { .switch_id = 1, .srcport = 40002 },
+                { .switch_id = 2, .srcport = 40003, .offline = true }, /* another client's */
+                { .switch_id = 2, .srcport = 802 },
+                { .switch_id = 3, .srcport = 40004 },                  /* and a third's */
+                { .switch_id = 3, .srcport = 40005 },
+        };
         struct nfs_addr a, other;
+        unsigned total = 99, offline = 99;
 
         ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &a), 0);
         ck_assert_int_eq(nfs_addr_parse("10.0.0.2", &other), 0);
-        for (size_t i = 0; i < 3; i++)
+        for (size_t i = 0; i < ELEMS(st); i++) {
                 st[i].addr = a;
-        ck_assert_int_eq(mountstats_offline(&e, &a, st, 3), 1);
-        ck_assert_int_eq(mountstats_offline(&e, &other, st, 3), 0);
-        ck_assert_int_eq(mountstats_offline(&e, &a, st, 0), 0);
+                st[i].port = 2049;
+        }
+        ck_assert_int_eq(mountstats_switch(&e, &a, 2049, st, ELEMS(st), &total, &offline), 0);
+        ck_assert_uint_eq(total, 3);
+        ck_assert_uint_eq(offline, 1);
+        ck_assert_int_eq(mountstats_switch(&e, &other, 2049, st, ELEMS(st), &total, &offline),
+                         -ENOENT);
+        ck_assert_int_eq(mountstats_switch(&e, &a, 2049, st, 0, &total, &offline), -ENOENT);
+        /* no port shown, 2 lines: switch 1 (3, 1 offline), 2 (2) and 3 (2) fit: not known */
+        ck_assert_int_eq(mountstats_switch(&no_port, &a, 2049, st, ELEMS(st), &total, &offline),
+                         -ENOENT);
+        st[5].port = 20048; /* switch 3 goes elsewhere too; switch 2 (1 offline) and 1 remain */
+        ck_assert_int_eq(mountstats_switch(&no_port, &a, 2049, st, ELEMS(st), &total, &offline),
+                         -ENOENT);
+        st[1].offline = false; /* switch 1 has 3 live: only switch 2 fits 2 */
+        ck_assert_int_eq(mountstats_switch(&no_port, &a, 2049, st, ELEMS(st), &total, &offline), 0);
+        ck_assert_uint_eq(total, 2);
+        ck_assert_uint_eq(offline, 1);
+        /* 1 line: switch 2 without its offline one */
+        st[4].offline = false;
+        ck_assert_int_eq(mountstats_switch(&one, &a, 2049, st, ELEMS(st), &total, &offline), 0);
+        ck_assert_uint_eq(total, 2);
+        ck_assert_uint_eq(offline, 1);
 }
 END_TEST
 
@@ -152,7 +184,7 @@ static Suite *make_suite(void)
         tcase_add_test(tc, test_mountstats);
         tcase_add_test(tc, test_mountstats_empty);
         tcase_add_test(tc, test_parse_xprt);
-        tcase_add_test(tc, test_offline);
+        tcase_add_test(tc, test_switch);
         suite_add_tcase(s, tc);
         return s;
 }

@@ -146,6 +146,29 @@ START_TEST(test_plan)
 END_TEST
 
 /* What the kernel reads back: whole pages (4 KiB here; 64 KiB on some arm64 and ppc64). */
+/* Waiting for udev, or the rule's last word: the rule must be udev's last writer and see the
+ * mount as the helper does, else nfsrahead's value would stay. */
+static const struct {
+        bool running, rule_last, sees;
+        enum read_ahead_udev want;
+} udev_rows[] = {
+        { false, false, false, READ_AHEAD_UDEV_NONE },
+        { false, true, true, READ_AHEAD_UDEV_NONE },
+        { true, true, true, READ_AHEAD_UDEV_RULE },
+        { true, false, true, READ_AHEAD_UDEV_WAIT },  /* absent, masked, replaced, overwritten */
+        { true, true, false, READ_AHEAD_UDEV_WAIT },  /* udev in other namespaces */
+        { true, false, false, READ_AHEAD_UDEV_WAIT },
+};
+
+START_TEST(test_udev_decide)
+{
+        enum read_ahead_udev got = read_ahead_udev_decide(udev_rows[_i].running,
+                                                          udev_rows[_i].rule_last,
+                                                          udev_rows[_i].sees);
+        ck_assert_msg(got == udev_rows[_i].want, "row %d: %d", _i, got);
+}
+END_TEST
+
 static const struct {
         unsigned long wanted, now, page_kb;
         bool ok;
@@ -173,6 +196,7 @@ static Suite *readahead_suite(void)
         tcase_add_loop_test(tc, test_end_to_end, 0, ELEMS(e2e_rows));
         tcase_add_loop_test(tc, test_plan, 0, ELEMS(plan_rows));
         tcase_add_loop_test(tc, test_readback, 0, ELEMS(readback_rows));
+        tcase_add_loop_test(tc, test_udev_decide, 0, ELEMS(udev_rows));
         suite_add_tcase(s, tc);
         return s;
 }

@@ -281,6 +281,7 @@ START_TEST(test_analyse)
                 /* that many well-formed xprt: lines, none offline */
                 ents[i] = (struct mountstats_entry){ .xprts = xs, .nxprts = (size_t)fr->xprts };
                 facts[i].stats = fr->xprts >= 0 ? &ents[i] : NULL;
+                facts[i].live = fr->xprts;
                 facts[i].offline = fr->xprts >= 0 ? 0 : -1;
                 facts[i].ra_now = fr->ra_now;
         }
@@ -314,7 +315,8 @@ START_TEST(test_row_fields)
         struct config conf = { 0 };
         struct xprt_stats xs[3] = { 0 };
         struct mountstats_entry e = { .xprts = xs, .nxprts = 3 };
-        struct status_facts facts[2] = { { NULL, NULL, &e, 1, 2048 }, { NULL, NULL, NULL, -1, -1 } };
+        struct status_facts facts[2] = { { NULL, NULL, &e, 2, 1, 2048 },
+                                         { NULL, NULL, NULL, -1, -1, -1 } };
         struct status_report rep = { 0 };
         struct nfs_mount a, b;
 

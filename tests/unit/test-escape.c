@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* One escaping rule for text from outside (core/escape.c): log lines, findings, JSON, labels. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/escape.h"
+#include "core/status.h"
+#include "unit.h"
+
+static const struct {
+        const char *in;
+        int flags;
+        const char *out;
+} rows[] = {
+        { "/mnt/plain", ESCAPE_UTF8, "/mnt/plain" },
+        { "a\nb\x1b[31m\x7f", ESCAPE_CONTROL, "a\\x0ab\\x1b[31m\\x7f" },
+        { "caf\xc3\xa9", ESCAPE_UTF8, "caf\xc3\xa9" },          /* valid UTF-8 stays */
+        { "caf\xe9", ESCAPE_UTF8, "caf\\xe9" },                  /* Latin-1 does not */
+        { "caf\xe9", ESCAPE_CONTROL, "caf\xe9" },                /* log.c: control bytes only */
+        { "\xc0\xaf", ESCAPE_UTF8, "\\xc0\\xaf" },               /* overlong */
+        { "\xed\xa0\x80", ESCAPE_UTF8, "\\xed\\xa0\\x80" },      /* a UTF-16 surrogate */
+        { "\xf4\x90\x80\x80", ESCAPE_UTF8, "\\xf4\\x90\\x80\\x80" }, /* beyond U+10FFFF */
+        { "\xf0\x9f\x98\x80", ESCAPE_UTF8, "\xf0\x9f\x98\x80" }, /* U+1F600 */
+        { "\xe2\x82", ESCAPE_UTF8, "\\xe2\\x82" },               /* cut short */
+        { "", ESCAPE_UTF8, "" },
+};
+
+START_TEST(test_escape)
+{
+        char *got = escape_text(rows[_i].in, rows[_i].flags);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_str_eq(got, rows[_i].out);
+        free(got);
+}
+END_TEST
+
+START_TEST(test_label_value)
+{
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+
+        ck_assert_ptr_nonnull(f);
+        prom_write_label_value(f, "/mnt/q\"a\\b\ncaf\xe9");
+        prom_write_label_value(f, NULL);
+        ck_assert_int_eq(fclose(f), 0);
+        ck_assert_str_eq(buf, "\"/mnt/q\\\"a\\\\b\\\\x0acaf\\\\xe9\"\"\"");
+        free(buf);
+}
+END_TEST
+
+/* A finding on one line: a mount point with a newline cannot forge a second one. */
+START_TEST(test_finding_line)
+{
+        struct status_finding f = { .sev = SEV_WARNING, .code = F_RA_LOST, .target = NULL,
+                                    .text = (char *)"/mnt/a\nnfs-tuned: warning: forged \x1b[2J" };
+        char *line = status_finding_line(&f);
+
+        ck_assert_ptr_nonnull(line);
+        ck_assert_str_eq(line, "warning: [read-ahead-lost] /mnt/a\\x0anfs-tuned: warning: forged "
+                               "\\x1b[2J");
+        free(line);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+        Suite *s = suite_create("escape");
+        TCase *tc = tcase_create("core");
+        tcase_add_loop_test(tc, test_escape, 0, ELEMS(rows));
+        tcase_add_test(tc, test_label_value);
+        tcase_add_test(tc, test_finding_line);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+UNIT_MAIN(make_suite)
