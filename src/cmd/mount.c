@@ -392,7 +392,7 @@ static enum stage_result mount_verify(struct mount_ctx *m)
         clients_done(&other);
         if (r < 0)
                 log_warning("out of memory while verifying %s", m->dir);
-        mount_leave_record(m);
+        mount_record_add_dev(m);
         return STAGE_NEXT;
 }
 
@@ -438,6 +438,8 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
 static void mount_ctx_done(struct mount_ctx *m)
 {
         mount_claim_drop(m);
+        if (m->recordfd >= 0)
+                close(m->recordfd);
         bdi_watch_free(m->watch);
         plan_argv_free(m->argv);
         free(m->sbs);
@@ -462,7 +464,7 @@ int cmd_mount(const struct cmd_env *env)
                 mount_exec, mount_verify,  mount_read_ahead,
         };
         struct mount_ctx m = { .env = env, .rc = MNT_EX_SUCCESS, .claimfd = -1,
-                              .claimdir = -1, .prog.fd = -1 };
+                              .claimdir = -1, .recordfd = -1, .prog.fd = -1 };
 
         for (size_t i = 0; i < ELEMENTSOF(stages); i++)
                 if (stages[i](&m) != STAGE_NEXT)

@@ -37,12 +37,32 @@ int record_write(const struct paths *p, const struct mount_record *rec)
         if (fd < 0)
                 return -errno;
         r = write_all(fd, text);
-        if (close(fd) < 0 && r == 0)
-                r = -errno;
         if (r == 0 && renameat(dir, tmp, dir, name) < 0)
                 r = -errno;
-        if (r < 0)
+        if (r < 0) {
                 (void)unlinkat(dir, tmp, 0);
+                close(fd);
+                return r;
+        }
+        return fd;
+}
+
+int record_add_dev(int fd, dev_t dev)
+{
+        char line[MOUNT_RECORD_DEV_STRLEN];
+        struct stat st;
+
+        mount_record_format_dev(dev, line);
+        /* a record renamed over this one since is another mount's: the write lands in ours,
+         * which no name holds any more */
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        size_t n = strlen(line);
+        ssize_t w = pwrite(fd, line, n, st.st_size);
+        if (w == (ssize_t)n)
+                return 0;
+        int r = w < 0 ? -errno : -EIO;
+        (void)!ftruncate(fd, st.st_size);
         return r;
 }
 
