@@ -1170,6 +1170,17 @@ tc_record_once_dev_added() {
     status_is 0
     value_is "a record that replaced the helper's meanwhile" "$(cat "$rec")" "$theirs"
 }
+tc_verify_escaped_mount_point() {
+    # the verification reads only the lines of its mount point, which the kernel escapes
+    # (space as \040): found, and not the mount of a path that is a prefix of it
+    DIR="$T/mnt/my data"; mkdir -p "$DIR"
+    local esc=${DIR// /\\040}
+    printf '50 21 0:50 / %s rw - nfs filer:/other rw,vers=3,addr=10.99.0.7\n' "$T/mnt/my" > "$T/mountinfo"
+    export STUB_MOUNTINFO_LINE="60 21 0:60 / $esc rw,relatime shared:60 - nfs filer:/export/b rw,${V3NEW/hard,/hard,nconnect=2,}"
+    run 10.99.0.1:/export/b "$DIR" -v -o vers=3,nconnect=2
+    status_is 0; out_lacks warning
+    out_has "verified: $DIR is NFSv3, server address 10.99.0.1, nconnect=2, rsize=1048576, bdi 0:60"
+}
 
 if [ "${1:-}" = --list ]; then
     declare -F | sed -n 's/^declare -f tc_//p' | tr _ -
