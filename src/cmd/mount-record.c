@@ -38,7 +38,7 @@ void mount_leave_record(struct mount_ctx *m)
                 .read_ahead_from = origin_of(m, "read_ahead_kb"),
         };
         /* nothing depends on it but a later check: the mount goes on */
-        if ((r = record_write(p, &rec)) < 0)
+        if ((r = record_write(mount_rundir(m), &rec)) < 0)
                 log_info("cannot leave the plan in %s/%s: %s; a bg mount that lands later is not "
                          "checked", p->rundir, RECORD_SUBDIR, strerror(-r));
         else

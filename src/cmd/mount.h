@@ -52,6 +52,9 @@ struct mount_ctx {
         char ra_udev_why[PATH_MAX + 160];
         struct bdi_watch *watch;        /* listening for the new bdi's udev event (a wait) */
         int recordfd;                   /* the record it left, until the superblock is added */
+        /* the run directory, opened once for the claim and the record (mount_rundir()) */
+        int rundir;
+        bool rundir_opened;
         /* verify */
         struct nfs_mount newm;
 };
@@ -71,6 +74,8 @@ int report_exec(const struct mount_ctx *m);
 void mount_leave_record(struct mount_ctx *m);
 void mount_record_add_dev(struct mount_ctx *m);
 
+/* The run directory's fd (sys/rundir.c), opened at the first call, or its -errno. */
+int mount_rundir(struct mount_ctx *m);
 /* The survey's scan of clients and superblocks (again under a key's lock); -ENOMEM. */
 int mount_scan(struct mount_ctx *m);
 /* Classifies the clients against the request and sets the verdict; -ENOMEM. */

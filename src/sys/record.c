@@ -20,7 +20,7 @@ static int records_dir(const struct paths *p)
         return run < 0 ? run : rundir_subdir(run, RECORD_SUBDIR);
 }
 
-int record_write(const struct paths *p, const struct mount_record *rec)
+int record_write(int run, const struct mount_record *rec)
 {
         _cleanup_free_ char *text = NULL, *name = NULL, *tmp = NULL;
         int r;
@@ -30,7 +30,7 @@ int record_write(const struct paths *p, const struct mount_record *rec)
                 return r;
         if (asprintf(&tmp, ".%s.%ld.tmp", name, (long)getpid()) < 0)
                 return -ENOMEM;
-        _cleanup_(closep) int dir = records_dir(p);
+        _cleanup_(closep) int dir = run < 0 ? run : rundir_subdir(run, RECORD_SUBDIR);
         if (dir < 0)
                 return dir;
         int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);

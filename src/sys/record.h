@@ -8,11 +8,12 @@
 #define RECORD_SUBDIR "mounts"
 
 /*
- * Writes the record of r->target as <rundir>/mounts/<name> (mount_record_name()), through a
+ * Writes the record of r->target as <run>/mounts/<name> (mount_record_name()), `run` the run
+ * directory's fd from rundir_open() (or its -errno, returned), through a
  * temporary file renamed over it, so a reader never sees half a record.  Returns the file's
  * fd (close-on-exec), kept for record_add_dev(), or -errno.
  */
-int record_write(const struct paths *p, const struct mount_record *r);
+int record_write(int run, const struct mount_record *r);
 /*
  * Adds the superblock's line to the record written through `fd`, with one write(2) at its
  * end: a reader sees the record without it or with all of it (the kernel moves the file's
