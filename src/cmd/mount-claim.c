@@ -99,7 +99,7 @@ int mount_claim(struct mount_ctx *m)
         struct client_key k = client_key_of_request(&m->req, m->primary);
         if (claim_key_name(netns_id(p), &k, m->claim_key, sizeof(m->claim_key)) < 0)
                 return 0;
-        _cleanup_(closep) int dir = claims_dir_open(p);
+        _cleanup_(closep) int dir = claims_dir_open(mount_rundir(m));
         _cleanup_(closep) int lock = dir < 0 ? dir : lock_key(dir, m->claim_key, LOCK_WAIT_MS);
         if (lock < 0) {
                 say_unclaimed(m, lock);

@@ -15,7 +15,7 @@ static enum setting_origin origin_of(const struct mount_ctx *m, const char *key)
         return !o ? ORIGIN_NONE : o->from ? ORIGIN_CONFIG : ORIGIN_CMDLINE;
 }
 
-void mount_leave_record(const struct mount_ctx *m)
+void mount_leave_record(struct mount_ctx *m)
 {
         char abuf[NFS_ADDR_STRLEN] = "";
         const struct paths *p = m->env->paths;
@@ -36,13 +36,26 @@ void mount_leave_record(const struct mount_ctx *m)
                 .nconnect_requested = m->req.nconnect,
                 .nconnect_from = origin_of(m, "nconnect"),
                 .read_ahead_from = origin_of(m, "read_ahead_kb"),
-                /* after the mount: the superblock, so a reader can tell a later mount on the
-                 * same mount point that the helper did not make */
-                .dev = m->newm.target ? m->newm.dev : 0,
         };
         memcpy(rec.xprtsec, m->req.xprtsec, sizeof(rec.xprtsec));
         /* nothing depends on it but a later check: the mount goes on */
-        if ((r = record_write(p, &rec)) < 0)
+        if ((r = record_write(mount_rundir(m), &rec)) < 0)
                 log_info("cannot leave the plan in %s/%s: %s; a bg mount that lands later is not "
                          "checked", p->rundir, RECORD_SUBDIR, strerror(-r));
+        else
+                m->recordfd = r;
+}
+
+void mount_record_add_dev(struct mount_ctx *m)
+{
+        int r;
+
+        if (m->recordfd < 0)
+                return;
+        /* the superblock, so a reader can tell a later mount on the same mount point that the
+         * helper did not make */
+        if ((r = record_add_dev(m->recordfd, m->newm.dev)) < 0)
+                log_info("cannot add the superblock to the plan in %s/%s: %s; nfs-tuned status "
+                         "matches it by source and mount point only", m->env->paths->rundir,
+                         RECORD_SUBDIR, strerror(-r));
 }

@@ -29,6 +29,7 @@
 #include "sys/hostfiles.h"
 #include "sys/mounttable.h"
 #include "sys/record.h"
+#include "sys/rundir.h"
 
 /* How long to wait for udev to finish the new bdi's add event before writing anyway. */
 #define UDEV_WAIT_MS 5000
@@ -185,6 +186,15 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
                 if (m->req.family == AF_UNSPEC || m->addrs[i].family == m->req.family)
                         m->primary = &m->addrs[i];
         return STAGE_NEXT;
+}
+
+int mount_rundir(struct mount_ctx *m)
+{
+        if (!m->rundir_opened) {
+                m->rundir = rundir_open(m->env->paths);
+                m->rundir_opened = true;
+        }
+        return m->rundir;
 }
 
 int mount_scan(struct mount_ctx *m)
@@ -424,7 +434,7 @@ static enum stage_result mount_verify(struct mount_ctx *m)
                 log_warning("out of memory while verifying %s", m->dir);
         if (v.unmount)
                 return unmount_lacking_tls(m);
-        mount_leave_record(m);
+        mount_record_add_dev(m);
         return STAGE_NEXT;
 }
 
@@ -470,6 +480,10 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
 static void mount_ctx_done(struct mount_ctx *m)
 {
         mount_claim_drop(m);
+        if (m->recordfd >= 0)
+                close(m->recordfd);
+        if (m->rundir >= 0)
+                close(m->rundir);
         bdi_watch_free(m->watch);
         plan_argv_free(m->argv);
         free(m->sbs);
@@ -494,7 +508,8 @@ int cmd_mount(const struct cmd_env *env)
                 mount_exec, mount_verify,  mount_read_ahead,
         };
         struct mount_ctx m = { .env = env, .rc = MNT_EX_SUCCESS, .claimfd = -1,
-                              .claimdir = -1, .prog.fd = -1 };
+                              .claimdir = -1, .recordfd = -1, .rundir = -1,
+                              .prog.fd = -1 };
 
         for (size_t i = 0; i < ELEMENTSOF(stages); i++)
                 if (stages[i](&m) != STAGE_NEXT)

@@ -51,6 +51,10 @@ struct mount_ctx {
         enum read_ahead_udev ra_udev;   /* how the read-ahead write meets udev's rules */
         char ra_udev_why[PATH_MAX + 160];
         struct bdi_watch *watch;        /* listening for the new bdi's udev event (a wait) */
+        int recordfd;                   /* the record it left, until the superblock is added */
+        /* the run directory, opened once for the claim and the record (mount_rundir()) */
+        int rundir;
+        bool rundir_opened;
         /* verify */
         struct nfs_mount newm;
 };
@@ -63,12 +67,15 @@ void report_verdict(const struct verdict *v);
 int report_exec(const struct mount_ctx *m);
 /*
  * Leaves the plan (read-ahead, expected nconnect, bg) in <rundir>/mounts for the udev mode and
- * for `nfs-tuned status` (cmd/mount-record.c), before mount.nfs runs and again with the
- * superblock once the mount is verified; a failure is said with -v only and never stops the
- * mount.
+ * for `nfs-tuned status` (cmd/mount-record.c), once, before mount.nfs runs; its fd is kept,
+ * and once the mount is verified mount_record_add_dev() adds the superblock's line to it.  A
+ * failure is said with -v only and never stops the mount.
  */
-void mount_leave_record(const struct mount_ctx *m);
+void mount_leave_record(struct mount_ctx *m);
+void mount_record_add_dev(struct mount_ctx *m);
 
+/* The run directory's fd (sys/rundir.c), opened at the first call, or its -errno. */
+int mount_rundir(struct mount_ctx *m);
 /* The survey's scan of clients and superblocks (again under a key's lock); -ENOMEM. */
 int mount_scan(struct mount_ctx *m);
 /* Classifies the clients against the request and sets the verdict; -ENOMEM. */

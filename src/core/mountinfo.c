@@ -75,3 +75,31 @@ out:
         optlist_done(&l);
         return r;
 }
+
+static bool is_octal(char c)
+{
+        return c >= '0' && c <= '7';
+}
+
+bool mountinfo_line_target_is(const char *line, size_t len, const char *target)
+{
+        const char *p = line, *end = line + len;
+
+        /* ID, parent ID, major:minor, root */
+        for (int field = 0; field < 4; field++) {
+                const char *sp = memchr(p, ' ', (size_t)(end - p));
+                if (!sp)
+                        return false;
+                p = sp + 1;
+        }
+        while (p < end && *p != ' ' && *p != '\n') {
+                char c = *p++;
+                if (c == '\\' && end - p >= 3 && is_octal(p[0]) && is_octal(p[1]) && is_octal(p[2])) {
+                        c = (char)(((p[0] - '0') << 6) | ((p[1] - '0') << 3) | (p[2] - '0'));
+                        p += 3;
+                }
+                if (*target == '\0' || *target++ != c)
+                        return false;
+        }
+        return *target == '\0';
+}

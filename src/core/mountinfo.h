@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "core/addr.h"
@@ -32,3 +34,11 @@ void nfs_mount_done(struct nfs_mount *m);
  */
 int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char *target,
                          const char *source, dev_t dev, struct nfs_mount *ret);
+
+/*
+ * Whether the mountinfo line `line` (`len` bytes) has `target` as its mount point, the fifth
+ * field, which the kernel writes with space, tab, newline and backslash as \ooo (libmount
+ * reads it back the same way).  The verification hands libmount only these lines: the mount
+ * just made is one of them, and the rest of the table is not parsed for it.
+ */
+bool mountinfo_line_target_is(const char *line, size_t len, const char *target);

@@ -80,15 +80,20 @@ static enum setting_origin origin_parse(const char *s)
         return ORIGIN_UNKNOWN;
 }
 
+void mount_record_format_dev(dev_t dev, char buf[static MOUNT_RECORD_DEV_STRLEN])
+{
+        snprintf(buf, MOUNT_RECORD_DEV_STRLEN, "dev=%u:%u\n", major(dev), minor(dev));
+}
+
 int mount_record_format(const struct mount_record *r, char **ret)
 {
-        char ra[READ_AHEAD_STRLEN], dev[32] = "";
+        char ra[READ_AHEAD_STRLEN], dev[MOUNT_RECORD_DEV_STRLEN] = "";
 
         if (strchr(r->spec, '\n') || strchr(r->target, '\n') || strchr(r->server, '\n'))
                 return -EINVAL;
         read_ahead_to_string(&r->read_ahead, ra);
         if (r->dev)
-                snprintf(dev, sizeof(dev), "dev=%u:%u\n", major(r->dev), minor(r->dev));
+                mount_record_format_dev(r->dev, dev);
         if (asprintf(ret,
                      MOUNT_RECORD_HEADER "\nspec=%s\ntarget=%s\nserver=%s\nnconnect=%u\n"
                                          "read_ahead_kb=%s\nbg=%s\nnconnect_requested=%u\n"

@@ -44,6 +44,9 @@ void mount_record_done(struct mount_record *r);
 int mount_record_name(const char *target, char **ret);
 /* The record's text (free it); -EINVAL when a value has a newline, -ENOMEM. */
 int mount_record_format(const struct mount_record *r, char **ret);
+/* The record's last line, "dev=0:53\n", added once the mount is verified. */
+#define MOUNT_RECORD_DEV_STRLEN 32
+void mount_record_format_dev(dev_t dev, char buf[static MOUNT_RECORD_DEV_STRLEN]);
 /* 0, -EINVAL when the header or spec/target lines are missing, -ENOMEM.  Keys of later
  * versions of the helper are skipped; a key an older one did not write stays 0. */
 int mount_record_parse(const char *text, struct mount_record *ret);

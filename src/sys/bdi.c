@@ -2,6 +2,7 @@
 #include "sys/bdi.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -27,7 +28,48 @@
 /* How often the volume is looked for again while its mountinfo line is waited for. */
 #define BDI_VOLUME_RECHECK_MS 100
 
+/*
+ * libudev, loaded only when a mount waits for udev (dlopen): every start of the helper would
+ * otherwise map it and resolve its symbols (about 65 us of CPU natively), and a boot starts a
+ * hundred helpers at once, most of which never wait (DESIGN.md "Parallel mounts").
+ */
+#define LIBUDEV_SONAME "libudev.so.1"
+#define UDEV_FUNCTIONS(X)                                                                        \
+        X(udev_new)                                                                              \
+        X(udev_unref)                                                                            \
+        X(udev_monitor_new_from_netlink)                                                         \
+        X(udev_monitor_filter_add_match_subsystem_devtype)                                       \
+        X(udev_monitor_enable_receiving)                                                         \
+        X(udev_monitor_get_fd)                                                                   \
+        X(udev_monitor_receive_device)                                                           \
+        X(udev_monitor_unref)                                                                    \
+        X(udev_device_get_action)                                                                \
+        X(udev_device_get_sysname)                                                               \
+        X(udev_device_unref)
+
+struct libudev {
+        void *handle;
+#define UDEV_FIELD(f) typeof(&f) f;
+        UDEV_FUNCTIONS(UDEV_FIELD)
+#undef UDEV_FIELD
+};
+
+/* 0, or -ENOENT when the library or one of its functions is not there. */
+static int libudev_load(struct libudev *l)
+{
+        l->handle = dlopen(LIBUDEV_SONAME, RTLD_NOW | RTLD_LOCAL);
+        if (!l->handle)
+                return -ENOENT;
+#define UDEV_SYM(f)                                                                              \
+        if (!(l->f = (typeof(&f))dlsym(l->handle, #f)))                                          \
+                return -ENOENT;
+        UDEV_FUNCTIONS(UDEV_SYM)
+#undef UDEV_SYM
+        return 0;
+}
+
 struct bdi_watch {
+        struct libudev lib;
         struct udev *udev;
         struct udev_monitor *mon;
 };
@@ -36,8 +78,12 @@ void bdi_watch_free(struct bdi_watch *w)
 {
         if (!w)
                 return;
-        udev_monitor_unref(w->mon);
-        udev_unref(w->udev);
+        if (w->mon)
+                w->lib.udev_monitor_unref(w->mon);
+        if (w->udev)
+                w->lib.udev_unref(w->udev);
+        if (w->lib.handle)
+                dlclose(w->lib.handle);
         free(w);
 }
 
@@ -50,11 +96,16 @@ struct bdi_watch *bdi_watch_start(const struct paths *p)
         w = calloc(1, sizeof(*w));
         if (!w)
                 return NULL;
-        w->udev = udev_new();
+        if (libudev_load(&w->lib) < 0) {
+                bdi_watch_free(w);
+                return NULL;
+        }
+        const struct libudev *l = &w->lib;
+        w->udev = l->udev_new();
         /* "udev": events after udevd ran the rules, not the kernel's raw ones */
-        w->mon = w->udev ? udev_monitor_new_from_netlink(w->udev, "udev") : NULL;
-        if (!w->mon || udev_monitor_filter_add_match_subsystem_devtype(w->mon, "bdi", NULL) < 0 ||
-            udev_monitor_enable_receiving(w->mon) < 0) {
+        w->mon = w->udev ? l->udev_monitor_new_from_netlink(w->udev, "udev") : NULL;
+        if (!w->mon || l->udev_monitor_filter_add_match_subsystem_devtype(w->mon, "bdi", NULL) < 0 ||
+            l->udev_monitor_enable_receiving(w->mon) < 0) {
                 bdi_watch_free(w);
                 return NULL;
         }
@@ -86,7 +137,8 @@ static long now_ms(void)
 /* The add event of bdi `name` after udev ran its rules for it; 0, -ETIMEDOUT or -errno. */
 static int watch_for(struct bdi_watch *w, const char *name, long deadline)
 {
-        int fd = udev_monitor_get_fd(w->mon);
+        const struct libudev *l = &w->lib;
+        int fd = l->udev_monitor_get_fd(w->mon);
 
         for (;;) {
                 long left = deadline - now_ms();
@@ -100,13 +152,13 @@ static int watch_for(struct bdi_watch *w, const char *name, long deadline)
                         return -errno;
                 if (r == 0)
                         return -ETIMEDOUT;
-                struct udev_device *d = udev_monitor_receive_device(w->mon);
+                struct udev_device *d = l->udev_monitor_receive_device(w->mon);
                 if (!d)
                         continue;
-                const char *action = udev_device_get_action(d);
-                const char *sysname = udev_device_get_sysname(d);
+                const char *action = l->udev_device_get_action(d);
+                const char *sysname = l->udev_device_get_sysname(d);
                 bool ours = action && sysname && streq(action, "add") && streq(sysname, name);
-                udev_device_unref(d);
+                l->udev_device_unref(d);
                 if (ours)
                         return 0;
         }

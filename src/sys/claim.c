@@ -14,9 +14,8 @@
 #include "sys/fileio.h"
 #include "sys/rundir.h"
 
-int claims_dir_open(const struct paths *p)
+int claims_dir_open(int run)
 {
-        _cleanup_(closep) int run = rundir_open(p);
         return run < 0 ? run : rundir_subdir(run, CLAIM_SUBDIR);
 }
 

@@ -7,8 +7,8 @@
 /* Client keys' locks and claims: <rundir>/clients/<key>.lock and <key>.claim. */
 #define CLAIM_SUBDIR "clients"
 
-/* That directory of the trusted run directory (sys/rundir.c); -EPERM when it is not. */
-int claims_dir_open(const struct paths *p);
+/* That directory of the run directory `run` (rundir_open(), or its -errno, returned). */
+int claims_dir_open(int run);
 
 /* The helper's network namespace (the inode of /proc/self/ns/net); 0 when it cannot be read. */
 unsigned long netns_id(const struct paths *p);

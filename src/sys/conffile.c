@@ -33,12 +33,17 @@ static int parse_for_caller(struct config *c, const char *path, const char *text
                       : 0;
 }
 
-/* Opens a file or directory of the configuration: as root, along a path of root's only. */
-static int open_config_path(const char *path, bool check_owner, int flags, struct config *c)
+/*
+ * Opens a file or directory of the configuration: as root, along a path of root's only.
+ * `name` is `path`, or its last component relative to `dirfd`, a drop-in directory already
+ * reached that way (its files are not walked to from / again, one by one).
+ */
+static int open_config_path(int dirfd, const char *name, const char *path, bool check_owner,
+                            int flags, struct config *c)
 {
         struct chase_refusal why;
         char desc[PATH_MAX + 256];
-        int fd = chase_at(AT_FDCWD, -1, path, check_owner ? CHASE_TRUSTED : 0, flags, &why);
+        int fd = chase_at(dirfd, -1, name, check_owner ? CHASE_TRUSTED : 0, flags, &why);
 
         if (fd != -EPERM || !why.where[0])
                 return fd;
@@ -49,12 +54,13 @@ static int open_config_path(const char *path, bool check_owner, int flags, struc
                    : -EPERM;
 }
 
-static int load_one(const char *path, bool check_owner, struct config *c)
+static int load_one(int dirfd, const char *name, const char *path, bool check_owner,
+                    struct config *c)
 {
         _cleanup_free_ char *text = NULL;
         /* O_NONBLOCK: a FIFO put in place of the file must not hang every mount */
         _cleanup_(closep) int fd =
-            open_config_path(path, check_owner, O_RDONLY | O_NOCTTY | O_NONBLOCK, c);
+            open_config_path(dirfd, name, path, check_owner, O_RDONLY | O_NOCTTY | O_NONBLOCK, c);
         size_t len = 0;
         int r = fd < 0 ? fd : read_fd(fd, CONFIG_FILE_MAX, check_owner, &text, &len);
 
@@ -119,18 +125,19 @@ static int list_dropins(DIR *d, char ***ret, size_t *ret_n)
 /* A drop-in directory's names, sorted, capped; none when it is missing or not trusted. */
 struct dropins {
         const char *dir;
+        int fd;                 /* the directory, its files opened from it; -1: none */
         char **names;
         size_t n;
 };
 
 static int read_dropins(const char *dir, bool check_owner, struct config *c, struct dropins *ret)
 {
-        int fd = open_config_path(dir, check_owner, O_RDONLY | O_DIRECTORY, c);
+        int fd = open_config_path(AT_FDCWD, dir, dir, check_owner, O_RDONLY | O_DIRECTORY, c);
         DIR *d = fd < 0 ? NULL : fdopendir(fd);
         struct stat st;
         int r;
 
-        *ret = (struct dropins){ .dir = dir };
+        *ret = (struct dropins){ .dir = dir, .fd = -1 };
         if (fd == -ENOMEM)
                 return fd;
         if (!d) {
@@ -151,6 +158,8 @@ static int read_dropins(const char *dir, bool check_owner, struct config *c, str
                                         "or others; fix with chown root:root and chmod 755", dir);
         }
         r = list_dropins(d, &ret->names, &ret->n);
+        if (r == 0 && ret->n && (ret->fd = fcntl(dirfd(d), F_DUPFD_CLOEXEC, 3)) < 0)
+                r = -errno;
         closedir(d);
         if (r < 0)
                 return r;
@@ -170,10 +179,10 @@ static bool dropins_have(const struct dropins *d, const char *name)
 }
 
 /* A file of the admin's that masks the vendor's: a link to /dev/null (systemd's convention). */
-static bool is_mask(const char *path)
+static bool is_mask(int dirfd, const char *name)
 {
         char target[16];
-        ssize_t n = readlink(path, target, sizeof(target) - 1);
+        ssize_t n = readlinkat(dirfd, name, target, sizeof(target) - 1);
         return n == 9 && memcmp(target, "/dev/null", 9) == 0;
 }
 
@@ -182,13 +191,13 @@ static int load_dropin(const struct dropins *d, size_t i, bool check_owner, stru
         _cleanup_free_ char *f = NULL;
         if (asprintf(&f, "%s/%s", d->dir, d->names[i]) < 0)
                 return -ENOMEM;
-        return is_mask(f) ? 0 : load_one(f, check_owner, c);
+        return is_mask(d->fd, d->names[i]) ? 0 : load_one(d->fd, d->names[i], f, check_owner, c);
 }
 
 int load_config(const char *vendor_dir, const char *path, bool check_owner, struct config *c)
 {
         _cleanup_free_ char *dir = NULL;
-        struct dropins vendor = { 0 }, admin = { 0 };
+        struct dropins vendor = { .fd = -1 }, admin = { .fd = -1 };
         int r;
 
         if (asprintf(&dir, "%s.d", path) < 0)
@@ -206,7 +215,7 @@ int load_config(const char *vendor_dir, const char *path, bool check_owner, stru
         }
         /* then the admin's: later files win, key by key */
         if (r >= 0)
-                r = load_one(path, check_owner, c);
+                r = load_one(AT_FDCWD, path, path, check_owner, c);
         for (size_t i = 0; i < admin.n && r >= 0; i++)
                 r = load_dropin(&admin, i, check_owner, c);
         if (r >= 0)
@@ -214,5 +223,9 @@ int load_config(const char *vendor_dir, const char *path, bool check_owner, stru
 out:
         strv_free(vendor.names, vendor.n);
         strv_free(admin.names, admin.n);
+        if (vendor.fd >= 0)
+                close(vendor.fd);
+        if (admin.fd >= 0)
+                close(admin.fd);
         return r;
 }

@@ -177,6 +177,9 @@ static int scan_table(const struct paths *p, struct scan *s)
         errno = 0;
         while (r >= 0 && (n = getline(&line, &cap, f)) > 0) {
                 lineno++;
+                /* find_mount(): only the target's lines are parsed */
+                if (s->target && !mountinfo_line_target_is(line, (size_t)n, s->target))
+                        continue;
                 if ((len + (size_t)n > SCAN_CHUNK || (size_t)n > SCAN_CHUNK) && len) {
                         r = scan_chunk(t, s, buf, len, p->mountinfo);
                         s->line0 = lineno - 1;

@@ -20,7 +20,7 @@ static int records_dir(const struct paths *p)
         return run < 0 ? run : rundir_subdir(run, RECORD_SUBDIR);
 }
 
-int record_write(const struct paths *p, const struct mount_record *rec)
+int record_write(int run, const struct mount_record *rec)
 {
         _cleanup_free_ char *text = NULL, *name = NULL, *tmp = NULL;
         int r;
@@ -30,19 +30,39 @@ int record_write(const struct paths *p, const struct mount_record *rec)
                 return r;
         if (asprintf(&tmp, ".%s.%ld.tmp", name, (long)getpid()) < 0)
                 return -ENOMEM;
-        _cleanup_(closep) int dir = records_dir(p);
+        _cleanup_(closep) int dir = run < 0 ? run : rundir_subdir(run, RECORD_SUBDIR);
         if (dir < 0)
                 return dir;
         int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0)
                 return -errno;
         r = write_all(fd, text);
-        if (close(fd) < 0 && r == 0)
-                r = -errno;
         if (r == 0 && renameat(dir, tmp, dir, name) < 0)
                 r = -errno;
-        if (r < 0)
+        if (r < 0) {
                 (void)unlinkat(dir, tmp, 0);
+                close(fd);
+                return r;
+        }
+        return fd;
+}
+
+int record_add_dev(int fd, dev_t dev)
+{
+        char line[MOUNT_RECORD_DEV_STRLEN];
+        struct stat st;
+
+        mount_record_format_dev(dev, line);
+        /* a record renamed over this one since is another mount's: the write lands in ours,
+         * which no name holds any more */
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        size_t n = strlen(line);
+        ssize_t w = pwrite(fd, line, n, st.st_size);
+        if (w == (ssize_t)n)
+                return 0;
+        int r = w < 0 ? -errno : -EIO;
+        (void)!ftruncate(fd, st.st_size);
         return r;
 }
 

@@ -8,10 +8,19 @@
 #define RECORD_SUBDIR "mounts"
 
 /*
- * Writes the record of r->target as <rundir>/mounts/<name> (mount_record_name()), through a
- * temporary file renamed over it, so a reader never sees half a record.  0 or -errno.
+ * Writes the record of r->target as <run>/mounts/<name> (mount_record_name()), `run` the run
+ * directory's fd from rundir_open() (or its -errno, returned), through a
+ * temporary file renamed over it, so a reader never sees half a record.  Returns the file's
+ * fd (close-on-exec), kept for record_add_dev(), or -errno.
  */
-int record_write(const struct paths *p, const struct mount_record *r);
+int record_write(int run, const struct mount_record *r);
+/*
+ * Adds the superblock's line to the record written through `fd`, with one write(2) at its
+ * end: a reader sees the record without it or with all of it (the kernel moves the file's
+ * size only after the bytes are in), never a part.  A short write is cut off again.  A
+ * record another mount on that mount point put there since is not touched.  0 or -errno.
+ */
+int record_add_dev(int fd, dev_t dev);
 /* Removes the record of mount point `target` (a mount the helper undid).  0 or -errno. */
 int record_remove(const struct paths *p, const char *target);
 /*

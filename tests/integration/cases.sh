@@ -1246,6 +1246,51 @@ tc_record_after_mount() {
     out_has "nconnect_requested=4"; out_has "nconnect_from=config"; out_has "read_ahead_from=none"
     out_has "dev=0:60"
 }
+tc_record_once_dev_added() {
+    # one record, there while mount.nfs runs (udev's rule reads it in the new bdi's event);
+    # once verified, its superblock line is added to that file: nothing else of it rewritten
+    newmount 0:60 "$V3NEW"
+    local rec pid before ino theirs
+    # record_appears: waits (at most 3 s) for the helper's record, the one file there
+    record_appears() {
+        for _ in $(seq 1 60); do
+            rec=$(ls "$T/run/mounts" 2>/dev/null | head -n1)
+            [ -n "$rec" ] && rec=$T/run/mounts/$rec && [ -s "$rec" ] && return 0
+            sleep 0.05
+        done
+        fail "no record while mount.nfs runs"
+    }
+    STUB_SLEEP_MS=700 "$HELPER" 10.99.0.1:/export/b "$DIR" -o vers=3 2> "$T/err" &
+    pid=$!
+    record_appears
+    before=$(cat "$rec") ino=$(stat -c %i "$rec")
+    case $before in *dev=*) fail "a superblock in the record before the mount: $before" ;; esac
+    wait "$pid"; took $?
+    status_is 0; out_quiet
+    value_is "the record after the mount" "$(cat "$rec")" "$before"$'\n'"dev=0:60"
+    value_is "the record's inode" "$(stat -c %i "$rec")" "$ino" "(rewritten, not added to)"
+    # another mount's record put on the mount point meanwhile is theirs: left as it is
+    rm -f "$T/run/mounts/"*
+    STUB_SLEEP_MS=700 "$HELPER" 10.99.0.1:/export/b "$DIR" -o vers=3 2> "$T/err" &
+    pid=$!
+    record_appears
+    theirs=$(sed 's/^nconnect_requested=.*/nconnect_requested=9/' "$rec")
+    printf '%s\n' "$theirs" > "$T/run/mounts/.theirs" && mv "$T/run/mounts/.theirs" "$rec"
+    wait "$pid"; took $?
+    status_is 0
+    value_is "a record that replaced the helper's meanwhile" "$(cat "$rec")" "$theirs"
+}
+tc_verify_escaped_mount_point() {
+    # the verification reads only the lines of its mount point, which the kernel escapes
+    # (space as \040): found, and not the mount of a path that is a prefix of it
+    DIR="$T/mnt/my data"; mkdir -p "$DIR"
+    local esc=${DIR// /\\040}
+    printf '50 21 0:50 / %s rw - nfs filer:/other rw,vers=3,addr=10.99.0.7\n' "$T/mnt/my" > "$T/mountinfo"
+    export STUB_MOUNTINFO_LINE="60 21 0:60 / $esc rw,relatime shared:60 - nfs filer:/export/b rw,${V3NEW/hard,/hard,nconnect=2,}"
+    run 10.99.0.1:/export/b "$DIR" -v -o vers=3,nconnect=2
+    status_is 0; out_lacks warning
+    out_has "verified: $DIR is NFSv3, server address 10.99.0.1, nconnect=2, rsize=1048576, bdi 0:60"
+}
 
 if [ "${1:-}" = --list ]; then
     declare -F | sed -n 's/^declare -f tc_//p' | tr _ -

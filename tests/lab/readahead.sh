@@ -133,9 +133,11 @@ udev_helper() { # VERS
 	printf '[nfsrahead]\nnfs=640\nnfs4=640\ndefault=640\n' >/etc/nfs.conf.d/lab-rahead.conf
 	udev_start || skip "systemd-udevd cannot run here" || return
 	conf "[global]" "read_ahead_kb = 15360"
-	hrun $SRV:/export/a "$a" -o "vers=$1"
+	hrun $SRV:/export/a "$a" -v -o "vers=$1"
 	status_is 0 || return
 	out_lacks 'warning:' || return
+	# the wait itself (libudev is loaded for it alone, sys/bdi.c)
+	out_has "read-ahead: udev finished bdi" || return
 	udevadm settle -t 10
 	sleep 1
 	dev=$(mi_dev "$a")
