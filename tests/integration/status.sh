@@ -5,9 +5,12 @@
 # a real kernel client and server.
 #   status.sh --list                    the case names (meson registers them)
 #   status.sh BINARY FIXTURES CASE      runs one case; an unknown CASE is an error (exit 2)
-# A case is a function st_NAME.  run sets RC, OUT (stdout) and ERR (stderr).
+# A case is a function st_NAME.  run sets RC, OUT (stdout) and ERR (stderr).  Harness:
+# tests/lib/harness.sh.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/assert.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/harness.sh"
+OUT_IS=stdout
 
 V41="vers=4.1,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,retrans=2,clientaddr=10.99.0.2,local_lock=none"
 V3="vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,retrans=2,mountaddr=10.99.0.1,local_lock=none"
@@ -37,7 +40,6 @@ record() {
 	local name=$1; shift
 	{ echo "# nfs-tuned mount record 1"; printf '%s\n' "$@"; } > "$T/run/mounts/$name"
 }
-conf() { printf '%s\n' "$@" > "$T/conf"; }
 fstab() { printf '%s\n' "$@" > "$T/fstab"; }
 
 run() {
@@ -50,7 +52,6 @@ run() {
 err_has() { local o=$OUT r; OUT=$ERR; out_has "$@"; r=$?; OUT=$o; return $r; }
 err_lacks() { local o=$OUT r; OUT=$ERR; out_lacks "$@"; r=$?; OUT=$o; return $r; }
 err_matches() { local o=$OUT r; OUT=$ERR; out_matches "$@"; r=$?; OUT=$o; return $r; }
-on_fail() { echo "FAIL [$CASE]: $*"; echo "  rc=$RC"; echo "  stdout: $OUT" | head -c 3000; echo "  stderr: $ERR"; }
 # the JSON output parses, and a Python expression over it (j) is true
 json_true() {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
@@ -703,30 +704,22 @@ st_transport_imbalance() {
 	status_is 0
 }
 
-if [ "${1:-}" = --list ]; then
-	declare -F | sed -n 's/^declare -f st_//p' | tr _ -
-	exit 0
-fi
-[ $# = 3 ] || { echo "usage: status.sh --list | status.sh BINARY FIXTURES CASE" >&2; exit 2; }
-BIN=$1 FIXTURES=$2 CASE=$3
-fn=st_${CASE//-/_}
-declare -F "$fn" > /dev/null || { echo "unknown case $CASE (status.sh --list)"; exit 2; }
+# the scratch tree every case starts from, and the binary's paths pointed into it
+harness_setup() {
+	BIN=$1 FIXTURES=$2
+	mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run/mounts" "$T/udev"
+	chmod 755 "$T/run" "$T/run/mounts"
+	echo "21 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw" >"$T/mountinfo"
+	CONF=$T/conf
+	: >"$T/mountstats" >"$CONF" >"$T/fstab"
+	chmod 644 "$CONF"
+	export NFS_TUNED_CONFIG=$CONF NFS_TUNED_VENDOR_CONFIG=$T/vendor \
+		NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs NFS_TUNED_SYSFS=$T/sys \
+		NFS_TUNED_RUNDIR=$T/run NFS_TUNED_FSTAB=$T/fstab NFS_TUNED_MOUNTSTATS=$T/mountstats \
+		NFS_TUNED_UDEV_RULES=$T/udev/etc:$T/udev/lib NFS_TUNED_NFSMOUNT_CONF=$T/nfsmount.conf
+	unset XPRTS SENDS
+	RUNAS=()
+	ERR=
+}
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-st.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run/mounts" "$T/udev"
-chmod 755 "$T/run" "$T/run/mounts"
-echo "21 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw" > "$T/mountinfo"
-: > "$T/mountstats" > "$T/conf" > "$T/fstab"
-chmod 644 "$T/conf"
-export NFS_TUNED_CONFIG=$T/conf NFS_TUNED_VENDOR_CONFIG=$T/vendor NFS_TUNED_MOUNTINFO=$T/mountinfo \
-	   NFS_TUNED_NFSFS=$T/nfsfs NFS_TUNED_SYSFS=$T/sys NFS_TUNED_RUNDIR=$T/run \
-	   NFS_TUNED_FSTAB=$T/fstab NFS_TUNED_MOUNTSTATS=$T/mountstats NFS_TUNED_UDEV_RULES=$T/udev/etc:$T/udev/lib \
-	   NFS_TUNED_NFSMOUNT_CONF=$T/nfsmount.conf
-unset XPRTS SENDS
-RUNAS=()
-
-"$fn"
-
-[ "$FAILURES" = 0 ] && { echo "ok $CASE"; exit 0; }
-exit 1
+harness_main st 3 "status.sh --list | status.sh BINARY FIXTURES CASE" "$@"
