@@ -73,7 +73,7 @@ if [ "$lab" = 1 ]; then
 	suite build -- --suite lab --verbose
 	# each platform's figures (lab/run --platform: bookworm in build/lab, trixie in build/lab/trixie)
 	res() { cat "build/lab/$1/results/summary" 2>/dev/null || echo none; }
-	lab_summary="bookworm: $(res run), boot: $(res run-boot), bench smoke: $(res run-bench);"
+	lab_summary="bookworm: $(res run), boot: $(res run-boot), throughput smoke: $(res run-throughput);"
 	lab_summary="$lab_summary trixie: $(res trixie/run), boot: $(res trixie/run-boot), upgrade: $(res trixie/run-upgrade)"
 fi
 

@@ -3,7 +3,7 @@
 # NFS mounts over 250 servers, each with its mountstats entry (4 transports), its bdi and a
 # record of the helper, one in ten asking for more than its client has (a finding each), and
 # an fstab of 100 entries.  The table, --json and --prometheus; wall time per run and max RSS.
-#   status-bench.sh NFS_TUNED [RUNS]
+#   status.sh NFS_TUNED [RUNS]
 set -eu
 . "$(dirname "$0")/lib.sh"
 BIN=$1 N=${2:-20}

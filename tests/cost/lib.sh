@@ -1,4 +1,4 @@
-# Shared by the benchmark scripts (bash, sourced): clock, units and the growth figure.
+# Shared by the cost scripts (meson's benchmarks; bash, sourced): clock, units, growth.
 now() { date +%s%N; }
 ms() { echo "$1 / 1000000" | bc -l; }
 # growth T PREV COUNT PCOUNT: " (xG per 10x)" from time PREV at PCOUNT to T at COUNT; "" first

@@ -4,7 +4,7 @@
 # - the scan with 10 to 100,000 NFS mounts in mountinfo, over 250 servers and over as many
 #   servers as mounts (each with its /proc/fs/nfsfs line): a busy host or a k8s node;
 # - a configuration of 40,000 options, and 40,000 -o arguments.
-# Ratios are measured in one run.   bench.sh HELPER STUB [ITERATIONS]
+# Ratios are measured in one run.   helper.sh HELPER STUB [ITERATIONS]
 set -eu
 . "$(dirname "$0")/lib.sh"
 HELPER=$1 STUB=$2 N=${3:-200}
