@@ -1,7 +1,7 @@
 #!/bin/bash
 # doc/DESIGN.md's "tested in" column names real tests: each `NAME` after "unit" is
 # tests/unit/test-NAME.c, each `FILE.sh` after "integration" is in tests/integration/, after
-# "lab" in tests/lab/; and each stage row names at least one.
+# "lab" in lab/scenarios/; and each stage row names at least one.
 #   tests/design-tested-in.sh SOURCE-ROOT
 set -uo pipefail
 root=${1:-.}
@@ -22,7 +22,7 @@ while IFS= read -r row; do
 		case $kind in
 		unit) f=tests/unit/test-$name.c ;;
 		integration) f=tests/integration/$name ;;
-		lab) f=tests/lab/$name ;;
+		lab) f=lab/scenarios/$name ;;
 		*) echo "design-tested-in: $stage: \`$name\` before unit, integration or lab"; bad=1; continue ;;
 		esac
 		n=$((n + 1))

@@ -1,6 +1,6 @@
 # Shared code of the lab guest (bash, sourced): setup of the server and client
 # namespaces, per-check cleanup, the check runner and the kernel-state assertions the
-# scenarios in tests/lab use.  The general assertions (status_is, out_has, out_matches,
+# scenarios in lab/scenarios use.  The general assertions (status_is, out_has, out_matches,
 # out_quiet, value_is ...) and conf are the test suite's own, tests/lib/assert.sh and
 # harness.sh, which lab/run ships to /lab/lib.
 #

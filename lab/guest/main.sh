@@ -49,7 +49,7 @@ if [ -n "$LAB_SCENARIOS" ]; then
 	for s in $LAB_SCENARIOS; do
 		s=${s%.sh}; s=${s##*/}
 		if [ -f "/lab/scenarios/$s.sh" ]; then list="$list /lab/scenarios/$s.sh"
-		else echo "FAIL $s: no such scenario (tests/lab/$s.sh)" | tee -a "$LAB_LINES"; fi
+		else echo "FAIL $s: no such scenario (lab/scenarios/$s.sh)" | tee -a "$LAB_LINES"; fi
 	done
 elif [ "$LAB_MODE" = upgrade ]; then
 	list=/lab/scenarios/upgrade.sh

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Integration cases of `nfs-tuned status`: the built binary against fixture trees (mountinfo,
 # mountstats, nfsfs, a sysfs bdi tree, the helper's run directory, fstab, udev rule
-# directories, nfsmount.conf).  The lab scenario tests/lab/status.sh proves the same against
+# directories, nfsmount.conf).  The lab scenario lab/scenarios/status.sh proves the same against
 # a real kernel client and server.
 #   status.sh --list                    the case names (meson registers them)
 #   status.sh BINARY FIXTURES CASE      runs one case; an unknown CASE is an error (exit 2)
