@@ -1,4 +1,4 @@
-# lab/platform.sh (sourced by lab/build, run, debs, bench): which Debian release the lab is.
+# lab/platform.sh (sourced by lab/build, run, debs, throughput): which Debian release the lab is.
 #   LAB_PLATFORM  bookworm (Debian 12, kernel 6.1; the default) or trixie (Debian 13, 6.12):
 #                 any suite with an apt template lab/apt/SUITE.list.in
 #   LAB_DIR       its images and runs: build/lab for bookworm, build/lab/SUITE for another

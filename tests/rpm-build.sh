@@ -14,7 +14,7 @@
 set -u
 src=$(cd "$1" && pwd)
 for t in rpmbuild rpmlint rpmspec git; do
-    command -v "$t" >/dev/null || { echo "skip: no $t (apt-get install rpm rpmlint)"; exit 77; }
+	command -v "$t" >/dev/null || { echo "skip: no $t (apt-get install rpm rpmlint)"; exit 77; }
 done
 [ "$(id -u)" = 0 ] || { echo "skip: rpm -i --root runs the scriptlets chrooted: root only"; exit 77; }
 git -C "$src" rev-parse --verify -q HEAD >/dev/null || { echo "skip: $src is not a git checkout"; exit 77; }
@@ -27,18 +27,18 @@ step() { echo "== $*"; }
 
 # --- the README's commands, checked to be there word for word, then run ---------------------
 readme_cmds=(
-    'mkdir -p ~/rpmbuild/SOURCES'
-    'git archive --prefix=nfs-tuned-0.1.0/ -o ~/rpmbuild/SOURCES/nfs-tuned-0.1.0.tar.gz HEAD'
-    'rpmbuild --nodeps -bb rpm/nfs-tuned.spec'
+	'mkdir -p ~/rpmbuild/SOURCES'
+	'git archive --prefix=nfs-tuned-0.1.0/ -o ~/rpmbuild/SOURCES/nfs-tuned-0.1.0.tar.gz HEAD'
+	'rpmbuild --nodeps -bb rpm/nfs-tuned.spec'
 )
 for c in "${readme_cmds[@]}"; do
-    grep -qF "    $c" "$src/README.md" || fail "README.md no longer says: $c"
+	grep -qF "    $c" "$src/README.md" || fail "README.md no longer says: $c"
 done
 export HOME=$d/home
 mkdir -p "$HOME"
 step "rpmbuild (the README's commands, HOME=$HOME)"
 (cd "$src" && for c in "${readme_cmds[@]}"; do eval "$c" || exit 1; done) >"$d/build.log" 2>&1 ||
-    { tail -40 "$d/build.log"; fail "the README's rpmbuild failed"; exit 1; }
+	{ tail -40 "$d/build.log"; fail "the README's rpmbuild failed"; exit 1; }
 rpm_file=$(ls "$HOME"/rpmbuild/RPMS/*/nfs-tuned-0.1.0-*.rpm 2>/dev/null | head -1)
 [ -f "$rpm_file" ] || { fail "no package in $HOME/rpmbuild/RPMS"; exit 1; }
 echo "built $(basename "$rpm_file")"
@@ -59,21 +59,21 @@ sed -n '/^ *CFLAGS=/,/^meson compile /p' "$d/spec.expanded" >"$d/build.sh"
 builddir=$(sed -n 's/^meson compile -C \([^ ]*\) .*/\1/p' "$d/build.sh")
 [ -n "$builddir" ] || fail "no meson compile line in the spec's %build"
 (cd "$d/tree/nfs-tuned-0.1.0" && sh -e "$d/build.sh" &&
-    meson install -C "$builddir" --no-rebuild --destdir "$d/destdir") >"$d/meson.log" 2>&1 ||
-    { tail -20 "$d/meson.log"; fail "meson install --destdir with the spec's options"; }
+	meson install -C "$builddir" --no-rebuild --destdir "$d/destdir") >"$d/meson.log" 2>&1 ||
+	{ tail -20 "$d/meson.log"; fail "meson install --destdir with the spec's options"; }
 (cd "$d/destdir" && find . ! -type d | sed 's/^\.//' | sort) >"$d/meson-files"
 rpm -qlp "$rpm_file" 2>/dev/null | sort >"$d/rpm-files"
 # what the spec adds itself: its own script, state directory, README.md
 # (and rpm's /usr/lib/.build-id links of the binaries)
 grep -vE '^/usr/sbin/nfs-tuned-front$|^/var/lib/nfs-tuned$|^/usr/share/doc/nfs-tuned(-0\.1\.0)?(/README\.md)?$|^/usr/lib/nfs-tuned\.conf\.d$|^/usr/lib/\.build-id(/|$)' \
-    "$d/rpm-files" >"$d/rpm-meson-part"
+	"$d/rpm-files" >"$d/rpm-meson-part"
 missing=$(comm -23 "$d/meson-files" "$d/rpm-meson-part")
 extra=$(comm -13 "$d/meson-files" "$d/rpm-meson-part")
 [ -z "$missing" ] || fail "meson installs, the package lacks: $missing"
 [ -z "$extra" ] || fail "the package has, meson does not install: $extra"
 echo "$(wc -l <"$d/meson-files") files from meson install, all in the package"
 [ "$(rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$rpm_file" | grep ' /usr/sbin/mount.nfs-tuned$' | cut -c1-10)" = -rwsr-xr-x ] ||
-    fail "mount.nfs-tuned is not setuid root in the package"
+	fail "mount.nfs-tuned is not setuid root in the package"
 
 # --- a scratch root: a shell and the tools the scriptlets use, a stand-in nfs-utils ---------
 step "scratch root"
@@ -83,21 +83,21 @@ cp -a /dev/null "$R/dev/null"
 for l in bin sbin lib lib64; do [ -L "/$l" ] && ln -s "usr/$l" "$R/$l"; done
 mkdir -p "$R/usr/lib64"
 copy_with_libs() { # the program and the libraries ldd names, at their own paths
-    local f
-    for f in "$1" $(ldd "$1" 2>/dev/null | grep -oE '/[^ ]+'); do
-        mkdir -p "$R$(dirname "$f")"
-        [ -e "$R$f" ] || cp -L "$f" "$R$f"
-    done
+	local f
+	for f in "$1" $(ldd "$1" 2>/dev/null | grep -oE '/[^ ]+'); do
+		mkdir -p "$R$(dirname "$f")"
+		[ -e "$R$f" ] || cp -L "$f" "$R$f"
+	done
 }
 for t in sh env ln mv chmod stat sed grep mkdir dirname readlink rm cat; do
-    copy_with_libs "$(command -v "$t")"
+	copy_with_libs "$(command -v "$t")"
 done
 # the libraries of the helper itself: it runs in the root (its built-in paths are the root's)
 rpm2cpio "$rpm_file" | (cd "$d" && mkdir -p payload && cd payload && cpio -idm --quiet)
 copy_with_libs "$d/payload/usr/sbin/mount.nfs-tuned"
 
 nfs_utils_rpm() { # nfs_utils_rpm VERSION: a noarch nfs-utils with a setuid /usr/sbin/mount.nfs
-    cat >"$d/nfs-utils.spec" <<EOF
+	cat >"$d/nfs-utils.spec" <<EOF
 Name: nfs-utils
 Version: $1
 Release: 1
@@ -112,15 +112,15 @@ printf '#!/bin/sh\necho nfs-utils $1 "\$@"\n' >%{buildroot}/usr/sbin/mount.nfs
 %files
 %attr(4755,root,root) /usr/sbin/mount.nfs
 EOF
-    rpmbuild -bb "$d/nfs-utils.spec" >/dev/null 2>&1 && ls "$HOME"/rpmbuild/RPMS/noarch/nfs-utils-"$1"-1.noarch.rpm
+	rpmbuild -bb "$d/nfs-utils.spec" >/dev/null 2>&1 && ls "$HOME"/rpmbuild/RPMS/noarch/nfs-utils-"$1"-1.noarch.rpm
 }
 rpm_root() { rpm --root "$R" --nodeps "$@" >"$d/rpm.out" 2>&1 || { cat "$d/rpm.out"; return 1; }; }
 front() { OUT=$(chroot "$R" /usr/sbin/nfs-tuned-front "$@" 2>&1); RC=$?; echo "# nfs-tuned-front $* -> $RC: $OUT"; }
 # the helper in the root, its built-in list of real binaries: which one would it run?
 picks() { # picks PATH: the exec: line of a dry run names PATH
-    # its own /proc (to know itself by /proc/self/exe), in a mount namespace that goes with it
-    OUT=$(unshare --mount --fork sh -c 'mount -t proc proc "$1/proc" && exec chroot "$1" env NFS_TUNED_MOUNTINFO=/tmp/mountinfo /usr/sbin/mount.nfs-tuned 10.0.0.1:/e /mnt/x -f -v -o vers=3' sh "$R" 2>&1)
-    [ "$(sed -n 's/.*exec: \([^ ]*\) .*/\1/p' <<<"$OUT")" = "$1" ]
+	# its own /proc (to know itself by /proc/self/exe), in a mount namespace that goes with it
+	OUT=$(unshare --mount --fork sh -c 'mount -t proc proc "$1/proc" && exec chroot "$1" env NFS_TUNED_MOUNTINFO=/tmp/mountinfo /usr/sbin/mount.nfs-tuned 10.0.0.1:/e /mnt/x -f -v -o vers=3' sh "$R" 2>&1)
+	[ "$(sed -n 's/.*exec: \([^ ]*\) .*/\1/p' <<<"$OUT")" = "$1" ]
 }
 mode() { stat -c %a "$R$1" 2>/dev/null; }
 : >"$R/tmp/mountinfo"
@@ -130,7 +130,7 @@ rpm --root "$R" --initdb && rpm_root -i "$u1" && rpm_root -i "$rpm_file" || fail
 [ "$(mode /usr/sbin/mount.nfs-tuned)" = 4755 ] || fail "helper not setuid in the root"
 [ -f "$R/usr/lib/nfs-tuned.conf.d/50-azure-netapp-files.conf" ] || fail "vendor profiles not installed"
 ls "$R"/*/udev/rules.d/99-zz-nfs-tuned.rules "$R"/usr/lib/udev/rules.d/99-zz-nfs-tuned.rules 2>/dev/null | grep -q . ||
-    fail "udev rule not installed"
+	fail "udev rule not installed"
 picks /usr/sbin/mount.nfs || fail "before enable the helper must run mount.nfs: $OUT"
 
 step "enable, update, failed trigger, disable, erase"
@@ -148,7 +148,7 @@ rpm_root -U "$u3" || fail "rpm -U nfs-utils 3"
 cat "$d/rpm.out"
 [ ! -e "$R/usr/sbin/mount.nfs.nfs-utils" ] || fail "a failed trigger left the superseded binary aside"
 [ "$(mode /usr/sbin/mount.nfs)" = 4755 ] && grep -q 'nfs-utils 3' "$R/usr/sbin/mount.nfs" ||
-    fail "a failed trigger: mount.nfs must be nfs-utils' new binary"
+	fail "a failed trigger: mount.nfs must be nfs-utils' new binary"
 chmod 4755 "$R/usr/sbin/mount.nfs-tuned"
 picks /usr/sbin/mount.nfs || fail "after a failed trigger the helper must run the new binary: $OUT"
 front status
@@ -165,7 +165,7 @@ front disable
 front enable
 rpm_root -e nfs-tuned || fail "rpm -e"
 [ ! -L "$R/usr/sbin/mount.nfs" ] && [ "$(mode /usr/sbin/mount.nfs)" = 4755 ] && [ ! -e "$R/usr/sbin/mount.nfs.nfs-utils" ] ||
-    fail "erasing the package must put nfs-utils' mount.nfs back, setuid"
+	fail "erasing the package must put nfs-utils' mount.nfs back, setuid"
 [ ! -e "$R/usr/sbin/mount.nfs-tuned" ] || fail "erase left the helper"
 
 [ "$fails" = 0 ] && echo "all passed"

@@ -9,35 +9,35 @@ cd "$(dirname "$0")/.." || exit 2
 
 install=1 lab=1
 for a in "$@"; do
-    case $a in
-    --no-install) install=0 ;;
-    --no-lab) lab=0 ;;
-    *) echo "usage: tests/run-all.sh [--no-install] [--no-lab]" >&2; exit 1 ;;
-    esac
+	case $a in
+	--no-install) install=0 ;;
+	--no-lab) lab=0 ;;
+	*) echo "usage: tests/run-all.sh [--no-install] [--no-lab]" >&2; exit 1 ;;
+	esac
 done
 
 if [ "$install" = 1 ]; then
-    missing=()
-    for p in $(cat tests/deps.txt; [ "$lab" = 1 ] && cat lab/deps.txt); do
-        [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] || missing+=("$p")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        if [ "$(id -u)" != 0 ]; then
-            echo "missing packages; as root: apt-get install ${missing[*]}" >&2
-            exit 2
-        fi
-        echo "== installing: ${missing[*]}"
-        export DEBIAN_FRONTEND=noninteractive
-        { apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; } >/dev/null ||
-            { echo "apt-get install failed" >&2; exit 2; }
-    fi
+	missing=()
+	for p in $(cat tests/deps.txt; [ "$lab" = 1 ] && cat lab/deps.txt); do
+		[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		if [ "$(id -u)" != 0 ]; then
+			echo "missing packages; as root: apt-get install ${missing[*]}" >&2
+			exit 2
+		fi
+		echo "== installing: ${missing[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		{ apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; } >/dev/null ||
+			{ echo "apt-get install failed" >&2; exit 2; }
+	fi
 fi
 
 passed=0 failed=0 skipped=0
 count() { # count BUILDDIR: adds the results of the last meson test run
-    local log=$1/meson-logs/testlog.json
-    [ -f "$log" ] || return 0
-    read -r p f s < <(python3 - "$log" <<'PY'
+	local log=$1/meson-logs/testlog.json
+	[ -f "$log" ] || return 0
+	read -r p f s < <(python3 - "$log" <<'PY'
 import json, sys
 p = f = s = 0
 for line in open(sys.argv[1]):
@@ -48,33 +48,33 @@ for line in open(sys.argv[1]):
 print(p, f, s)
 PY
 )
-    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
 suite() { # suite BUILDDIR SETUP-ARGS... -- TEST-ARGS...
-    local dir=$1; shift
-    local setup=() tests=()
-    while [ $# -gt 0 ] && [ "$1" != -- ]; do setup+=("$1"); shift; done
-    shift
-    tests=("$@")
-    echo "== $dir: meson setup ${setup[*]}"
-    if [ -d "$dir" ]; then meson setup --reconfigure "$dir" "${setup[@]}" >/dev/null
-    else meson setup "$dir" "${setup[@]}" >/dev/null; fi || { failed=$((failed + 1)); return; }
-    meson compile -C "$dir" 2>&1 | grep -E '(warning|error):' && { echo "build warnings in $dir"; failed=$((failed + 1)); }
-    meson test -C "$dir" --print-errorlogs "${tests[@]}" | grep -vE '^ *[0-9]+/[0-9]+ .* OK ' 
-    count "$dir"
+	local dir=$1; shift
+	local setup=() tests=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do setup+=("$1"); shift; done
+	shift
+	tests=("$@")
+	echo "== $dir: meson setup ${setup[*]}"
+	if [ -d "$dir" ]; then meson setup --reconfigure "$dir" "${setup[@]}" >/dev/null
+	else meson setup "$dir" "${setup[@]}" >/dev/null; fi || { failed=$((failed + 1)); return; }
+	meson compile -C "$dir" 2>&1 | grep -E '(warning|error):' && { echo "build warnings in $dir"; failed=$((failed + 1)); }
+	meson test -C "$dir" --print-errorlogs "${tests[@]}" | grep -vE '^ *[0-9]+/[0-9]+ .* OK '
+	count "$dir"
 }
 
-suite build -- --suite unit --suite integration --suite fuzz --suite man --suite package
+suite build -- --suite unit --suite integration --suite fuzz --suite man --suite package --suite style
 suite build-asan -Db_sanitize=address,undefined -Db_lundef=false -- --suite unit --suite integration --suite fuzz
 lab_summary=
 if [ "$lab" = 1 ]; then
-    # verbose: one line per lab check (ok NAME / FAIL NAME: why / skip NAME: why)
-    suite build -- --suite lab --verbose
-    # each platform's figures (lab/run --platform: bookworm in build/lab, trixie in build/lab/trixie)
-    res() { cat "build/lab/$1/results/summary" 2>/dev/null || echo none; }
-    lab_summary="bookworm: $(res run), boot: $(res run-boot), bench smoke: $(res run-bench);"
-    lab_summary="$lab_summary trixie: $(res trixie/run), boot: $(res trixie/run-boot), upgrade: $(res trixie/run-upgrade)"
+	# verbose: one line per lab check (ok NAME / FAIL NAME: why / skip NAME: why)
+	suite build -- --suite lab --verbose
+	# each platform's figures (lab/run --platform: bookworm in build/lab, trixie in build/lab/trixie)
+	res() { cat "build/lab/$1/results/summary" 2>/dev/null || echo none; }
+	lab_summary="bookworm: $(res run), boot: $(res run-boot), throughput smoke: $(res run-throughput);"
+	lab_summary="$lab_summary trixie: $(res trixie/run), boot: $(res trixie/run-boot), upgrade: $(res trixie/run-upgrade)"
 fi
 
 echo "== meson tests: $passed passed, $failed failed, $skipped skipped${lab_summary:+; lab checks inside: $lab_summary}"

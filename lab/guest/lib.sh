@@ -1,8 +1,8 @@
 # Shared code of the lab guest (bash, sourced): setup of the server and client
 # namespaces, per-check cleanup, the check runner and the kernel-state assertions the
-# scenarios in tests/lab use.  The general assertions (status_is, out_has, out_matches,
-# out_quiet, value_is ...) are the test suite's own, tests/lib/assert.sh, which lab/run ships
-# to /lab/lib.
+# scenarios in lab/scenarios use.  The general assertions (status_is, out_has, out_matches,
+# out_quiet, value_is ...) and conf are the test suite's own, tests/lib/assert.sh and
+# harness.sh, which lab/run ships to /lab/lib.
 #
 # Network (all inside the guest, no network device):
 #   root netns (the client)  c0 10.99.0.2/24  <-veth->  s0 10.99.0.1/24 + 10.99.0.11/24  netns "srv"
@@ -13,6 +13,7 @@
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 . /lab/lib/assert.sh
+. /lab/lib/harness.sh # conf; this file's on_fail, below, replaces the harness's
 H=/usr/local/sbin/mount.nfs-tuned
 SRV=10.99.0.1
 SRV2=10.99.0.11
@@ -153,13 +154,6 @@ srun() {
 	log "  \$ nfs-tuned status $* (as nobody) -> $RC"
 	[ -n "$OUT" ] && log "$(echo "$OUT" | sed 's/^/    | /')"
 	return 0
-}
-
-# conf LINE...: write /etc/nfs-tuned.conf (root-owned, 0644)
-conf() {
-	printf '%s\n' "$@" >"$CONF"
-	chmod 644 "$CONF"
-	log "  config: $(tr '\n' ';' <"$CONF")"
 }
 
 # hrun ARGS...: run the helper; sets RC and OUT (stdout+stderr)

@@ -34,8 +34,8 @@ if [ "$LAB_MODE" = boot ]; then
 	exit 0
 fi
 
-if [ "$LAB_MODE" = demo ] || [ "$LAB_MODE" = bench ]; then
-	# the demo, or the benchmark (lab/bench: figures to $results/bench.tsv)
+if [ "$LAB_MODE" = demo ] || [ "$LAB_MODE" = throughput ]; then
+	# the demo, or the throughput experiments (lab/throughput: figures to $results/throughput.tsv)
 	bash "/lab/guest/$LAB_MODE.sh"
 	echo "lab: $LAB_MODE done at $(cut -d' ' -f1 /proc/uptime) s"
 	cp "$LAB_LINES" "$results/lines"
@@ -49,7 +49,7 @@ if [ -n "$LAB_SCENARIOS" ]; then
 	for s in $LAB_SCENARIOS; do
 		s=${s%.sh}; s=${s##*/}
 		if [ -f "/lab/scenarios/$s.sh" ]; then list="$list /lab/scenarios/$s.sh"
-		else echo "FAIL $s: no such scenario (tests/lab/$s.sh)" | tee -a "$LAB_LINES"; fi
+		else echo "FAIL $s: no such scenario (lab/scenarios/$s.sh)" | tee -a "$LAB_LINES"; fi
 	done
 elif [ "$LAB_MODE" = upgrade ]; then
 	list=/lab/scenarios/upgrade.sh

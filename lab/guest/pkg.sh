@@ -1,4 +1,4 @@
-# Shared by the package scenarios (tests/lab/package.sh, upgrade.sh; sourced): the packages
+# Shared by the package scenarios (lab/scenarios/package.sh, upgrade.sh; sourced): the packages
 # in /lab/debs (lab/debs, lab/upgrade) and the checks of what dpkg left on the system.
 
 DEBS=/lab/debs

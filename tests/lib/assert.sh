@@ -1,5 +1,5 @@
 # The assertions of the shell tests (bash, sourced): one vocabulary for the integration
-# cases (tests/integration/cases.sh) and the NFS lab (lab/guest/lib.sh, tests/lab/*.sh).
+# cases (tests/integration/*.sh) and the NFS lab (lab/guest/lib.sh, lab/scenarios/*.sh).
 #
 # A test runs a command and leaves its exit status in RC and what it printed in OUT; the
 # harness decides what OUT holds (the integration cases: the helper's stderr, kept byte for

@@ -1,23 +1,23 @@
 #!/bin/bash
-# The benchmark's guest side (lab/bench; main.sh runs it when LAB_MODE=bench): fio against
-# exports of the lab's server, every case set up through the helper alone (its config file
-# and the mount command line; the kernel's state is read back, never written), the network
-# shaped on the veth pair with tc: `fq maxrate` is the per-flow cap (a cloud NIC's limit per
+# The throughput experiments' guest side (lab/throughput; main.sh runs it when
+# LAB_MODE=throughput): fio against exports of the lab's server, every case set up through the
+# helper alone (its config file and the mount command line; the kernel's state is read back,
+# never written), the network shaped on the veth pair with tc: `fq maxrate` is the per-flow cap (a cloud NIC's limit per
 # connection), `netem delay` the round trip.
 #
-# One record a line, tab-separated, to /lab/results/bench.tsv:
+# One record a line, tab-separated, to /lab/results/throughput.tsv:
 #   EXPERIMENT GROUP CASE REPEAT KEY VALUE
 # REPEAT 0 holds labels and facts (GROUP or CASE "-" when the record is about the level
-# above); a group's first case is its baseline. lab/bench makes the table, JSON and plots.
+# above); a group's first case is its baseline. lab/throughput makes the table, JSON and plots.
 # Experiments (LAB_SCENARIOS, all when empty): scaling neighbour readahead profiles.
 . /lab/guest/lib.sh
 . /lab/guest/params
-LAB_SCENARIO=bench
+LAB_SCENARIO=throughput
 
-REPEATS=${LAB_BENCH_REPEATS:-3}
-SMOKE=${LAB_BENCH_SMOKE:-0}
-CAP=${LAB_BENCH_CAP:-40mbit}
-RAW=/lab/results/bench.tsv
+REPEATS=${LAB_THROUGHPUT_REPEATS:-3}
+SMOKE=${LAB_THROUGHPUT_SMOKE:-0}
+CAP=${LAB_THROUGHPUT_CAP:-40mbit}
+RAW=/lab/results/throughput.tsv
 VERS=4.1
 THREADS=16
 ALL="scaling neighbour readahead profiles"
@@ -47,12 +47,12 @@ rec() {
 figure() {
 	local up
 	read -r up _ </proc/uptime
-	echo "# bench: [$up s] $*"
+	echo "# throughput: [$up s] $*"
 	log "  figure: $*"
 }
 
 # ---------------------------------------------------------------------------------------
-bench_setup() {
+experiment_setup() {
 	set -x
 	srv rpc.nfsd "$THREADS" || return
 	srv mount -o remount,size=$((BIG + W + 16))m /export/a || return
@@ -126,7 +126,7 @@ cpu_ticks() {
 # deep queue 7% over the cap (nconnect=1, 1.7 s of queue)
 fio_run() {
 	local out r
-	out=$(fio --name=bench --group_reporting --output-format=terse --terse-version=3 "$@" \
+	out=$(fio --name=throughput --group_reporting --output-format=terse --terse-version=3 "$@" \
 		2>>"$LAB_DETAILS")
 	log "  \$ fio $*"
 	r=$(awk -F';' 'NF > 80 { r = $5 " " $7 " " $40 / 1000 " " $48 " " $81 / 1000 }
@@ -190,7 +190,7 @@ run_case() {
 }
 end_experiment() {
 	net "" ""
-	[ "$CASES_FAILED" = 0 ] || fail "$CASES_FAILED case(s) failed ('# bench: FAILED' above)"
+	[ "$CASES_FAILED" = 0 ] || fail "$CASES_FAILED case(s) failed ('# throughput: FAILED' above)"
 }
 
 # ---------------------------------------------------------------------------------------
@@ -209,7 +209,7 @@ scaling_case() { # REP NET N
 			--runtime=$RT || return
 	done
 }
-bench_scaling() {
+experiment_scaling() {
 	local rep n rw c what
 	for rw in read write; do
 		what="O_DIRECT sequential $rw"
@@ -301,7 +301,7 @@ nn_trap() { # REP POLICY
 	fi
 	light trap "$case" "$rep" 1
 }
-bench_neighbour() {
+experiment_neighbour() {
 	local rep p c8=("[server \"$SRV\"]" "nconnect = 8")
 	net "$CAP" "" || return
 	rec neighbour none - 0 label "no nconnect"
@@ -339,7 +339,7 @@ ra_case() { # REP RTT SETTING
 	hmount a "$(mp a)" "vers=$VERS" || return
 	buffered readahead "rtt$2" "$3" "$1"
 }
-bench_readahead() {
+experiment_readahead() {
 	local rep rtt s
 	for rtt in $RTTS; do
 		rec readahead "rtt$rtt" - 0 label "buffered sequential read, $rtt ms round trip"
@@ -358,7 +358,7 @@ profile_case() { # REP PROFILE ("bare" for none)
 	hmount a "$(mp a)" "vers=$VERS" || return
 	buffered profiles cap-rtt5 "$2" "$1"
 }
-bench_profiles() {
+experiment_profiles() {
 	local rep p list
 	list=$(sed -n 's/^\[profile "\(.*\)"\]/\1/p' /lab/profiles/*.conf | head -n "$PROFILES")
 	p="buffered sequential read, per-flow cap $CAP, 5 ms round trip"
@@ -379,14 +379,14 @@ EXPERIMENTS=${LAB_SCENARIOS:-$ALL}
 : >"$RAW"
 : >"$LAB_LINES"
 if ! [ -x "$H" ]; then
-	report "FAIL bench: no helper (build/src/mount.nfs-tuned): every case is set up through it"
-elif ! bench_setup >>"$LAB_DETAILS" 2>&1; then
-	report "FAIL bench/setup: the server's files or threads (see details.log)"
+	report "FAIL throughput: no helper (build/src/mount.nfs-tuned): every case is set up through it"
+elif ! experiment_setup >>"$LAB_DETAILS" 2>&1; then
+	report "FAIL throughput/setup: the server's files or threads (see details.log)"
 else
 	for e in $EXPERIMENTS; do
 		case " $ALL " in
-		*" $e "*) CASES_FAILED=0; t "$e" "bench_$e" ;;
-		*) report "FAIL bench/$e: no such experiment (one of: $ALL)" ;;
+		*" $e "*) CASES_FAILED=0; t "$e" "experiment_$e" ;;
+		*) report "FAIL throughput/$e: no such experiment (one of: $ALL)" ;;
 		esac
 	done
 fi

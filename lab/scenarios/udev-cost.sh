@@ -1,22 +1,22 @@
-# Figures, not a timed test (run it by name: lab/run udev-bench): what the udev rule costs.
+# Figures, not a timed test (run it by name: lab/run udev-cost): what the udev rule costs.
 # - the udev mode's own run time per event (an NFS bdi, and a device that is not NFS);
 # - `udevadm settle` after each of 50 mounts, with nfs-utils' rule only and with ours too;
 # - how late the mountinfo line is when the bdi event is handled (the bounded wait).
-# Prints "# udev-bench: ..." lines.
+# Prints "# udev-cost: ..." lines.
 
 . /lab/guest/params
 case " $LAB_SCENARIOS " in
-*" udev-bench "*) ;;
-*) t figures skip "figures only when named: lab/run udev-bench"; return 0 ;;
+*" udev-cost "*) ;;
+*) t figures skip "figures only when named: lab/run udev-cost"; return 0 ;;
 esac
 
 OURS=/usr/lib/udev/rules.d/99-zz-nfs-tuned.rules
 SYSLOG=/tmp/lab/syslog
 N=50
-figure() { echo "# udev-bench: $*"; log "  figure: $*"; }
+figure() { echo "# udev-cost: $*"; log "  figure: $*"; }
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 
-bench_setup() {
+cost_setup() {
 	mkdir -p /etc/nfs.conf.d
 	printf '[nfsrahead]\nnfs=640\nnfs4=640\ndefault=640\n' >/etc/nfs.conf.d/lab-rahead.conf
 	: >$SYSLOG
@@ -26,7 +26,7 @@ bench_setup() {
 }
 
 # per event: the udev mode run by hand N times on an NFS bdi and on a device that is not NFS
-bench_run_time() {
+cost_run_time() {
 	local a dev s
 	need_helper || return
 	a=$(mp a)
@@ -55,7 +55,7 @@ settle_run() { # LABEL
 	done
 	figure "$1: udevadm settle after each of $N mounts: total $total ms, mean $((total / N)) ms; mount+settle+umount loop $(ms_since "$all") ms"
 }
-bench_settle() {
+cost_settle() {
 	need_helper || return
 	conf "[global]" "read_ahead_kb = 2048"
 	rm -f $OURS
@@ -68,7 +68,7 @@ bench_settle() {
 
 # how long after the event the mountinfo line was there: the -v lines of the runs above,
 # and N/2 NFSv4.1 mounts (whose path walk comes between the superblock and the mount)
-bench_late() {
+cost_late() {
 	local a i waits
 	need_helper || return
 	a=$(mp a)
@@ -87,10 +87,10 @@ bench_late() {
 	figure "no line at all (waited the whole 1000 ms bound): $(grep -c 'only nfsfs volumes lists it' $SYSLOG)"
 }
 
-bench_setup >>"$LAB_DETAILS" 2>&1
-t run-time-per-event bench_run_time
-t settle-50-mounts bench_settle
-t mountinfo-line-lateness bench_late
+cost_setup >>"$LAB_DETAILS" 2>&1
+t run-time-per-event cost_run_time
+t settle-50-mounts cost_settle
+t mountinfo-line-lateness cost_late
 udev_stop
 kill "$SYSLOGD_PID" 2>/dev/null
 rm -f $OURS /etc/nfs.conf.d/lab-rahead.conf /dev/log

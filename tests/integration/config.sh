@@ -1,0 +1,219 @@
+#!/bin/bash
+# Integration cases, config: files, drop-ins and vendor profiles, their precedence, errors
+# and permissions; what a user's setuid run may take from them and from fstab.
+# How a file of cases runs: mount-lib.sh.
+. "$(dirname "${BASH_SOURCE[0]}")/mount-lib.sh"
+
+tc_config_precedence() {
+	mkdir "$T/conf.d"
+	conf '[global]' 'hard' 'rsize = 65536' 'timeo = 100' 'actimeo = 30' \
+		 '[server "10.99.*"]' 'rsize = 131072' 'timeo = 200' \
+		 '[mountpoint "'"$T"'/mnt/*"]' 'rsize = 262144' \
+		 '[server "filer"]' 'wsize = 4096'
+	printf '[global]\ntimeo = 300\nnconnect_policy = refuse\nread_ahead_kb = keep\n' > "$T/conf.d/50-late.conf"
+	printf '[global]\ntimeo = 150\n' > "$T/conf.d/10-early.conf"
+	printf 'garbage\n' > "$T/conf.d/ignored.txt"
+	run 10.99.0.1:/e "$DIR" -o vers=3,soft,acregmin=5
+	status_is 0
+	opts_has rsize=262144; opts_has timeo=200; opts_has soft
+	opts_lacks hard; opts_lacks wsize=4096; opts_lacks nconnect_policy=refuse
+	opts_lacks read_ahead_kb=keep; opts_has acregmin=5
+	# command line options come last, so the kernel's last-one-wins agrees with the precedence
+	argv_all | grep -qE -- "actimeo=30.*acregmin=5" || fail "config options not before the command line's: $(argv_all)"
+	run filer:/e "$DIR" -o vers=3
+	opts_has wsize=4096; opts_has timeo=300
+}
+tc_config_errors() {
+	conf '[global]' 'nconnect = 99' 'nconnect_policy = maybe' '[server]' 'hard' '[mountpoint "relative"]' \
+		 'rsize = 1' '[global]' 'rsize=8192' "$(head -c 5000 /dev/zero | tr '\0' a) = 1" 'a,b' 'read_ahead_kb = 15y'
+	newmount 0:60 "$V3NEW"
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 0; mount_nfs_ran; opts_has rsize=8192; opts_lacks nconnect=99; opts_lacks hard
+	out_has "$T/conf:2: nconnect=99: nconnect must be a number from 1 to 16, skipped"
+	out_has "$T/conf:3: nconnect_policy=maybe: nconnect_policy must be warn, refuse or follow"
+	out_has "$T/conf:4: section needs a pattern"
+	out_has "$T/conf:6: a mount point pattern must be an absolute path"
+	out_has "$T/conf:10: line of 4096 bytes or more"
+	out_has "$T/conf:11: 'a,b' is not an option name"
+	out_has "$T/conf:12: read_ahead_kb=15y"
+	run --check-config; status_is 1; out_has "$T/conf:2:"
+	conf '[global]' 'hard'
+	run --check-config; status_is 0; grep -q "no problems" "$T/out" || fail "--check-config said: $STDOUT"
+}
+tc_config_permissions() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	conf '[global]' 'nconnect_policy = refuse'
+	fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
+	chmod 666 "$T/conf"
+	run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
+	status_is 0; out_has "$T/conf: not used: not owned by root or writable by group or others"
+	chmod 644 "$T/conf"; chown 1:1 "$T/conf"
+	run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
+	status_is 0; out_has "not owned by root"
+	chown 0:0 "$T/conf"
+	run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
+	status_is 32
+	# a drop-in directory others may write is not used either
+	mkdir "$T/conf.d"; printf '[global]\nnconnect_policy = follow\n' > "$T/conf.d/x.conf"
+	chmod 777 "$T/conf.d"
+	run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
+	status_is 32; out_has "$T/conf.d: not used: not owned by root or writable by group or others"
+	run --check-config
+	status_is 1; out_has "$T/conf.d: not used"
+	chmod 755 "$T/conf.d"
+	run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
+	status_is 0; out_has "following the existing client"
+}
+tc_config_not_regular() {
+	# a FIFO would block an open() without O_NONBLOCK: every mount would hang
+	rm -f "$T/conf"; mkfifo "$T/conf"
+	mkdir "$T/conf.d"; mkfifo "$T/conf.d/a.conf"; ln -s /dev/zero "$T/conf.d/b.conf"; mkdir "$T/conf.d/c.conf"
+	newmount 0:60 "$V3NEW"
+	rm -f "$T/stub/argv"
+	timeout 20 "$HELPER" 10.99.0.1:/e "$DIR" -o vers=3 > "$T/out" 2> "$T/err"; took $?
+	status_is 0; mount_nfs_ran
+	for f in conf conf.d/a.conf conf.d/b.conf conf.d/c.conf; do out_has "$T/$f: not used: not a regular file"; done
+	out_lacks "Invalid argument"
+}
+tc_empty_dropin_dir() {
+	# no drop-in at all: nothing to sort (qsort of no array is undefined behaviour)
+	mkdir "$T/conf.d"
+	conf '[global]' 'hard'
+	run --check-config
+	status_is 0; out_lacks "runtime error"
+}
+tc_config_stray_header() {
+	# a byte-order mark before the first header is not part of it
+	printf '\357\273\277[server "10.99.0.9"]\nnconnect = 8\n' > "$T/conf"
+	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+	status_is 0; out_lacks "nconnect=8"; out_lacks "warning"
+	# a header behind other bytes: its options apply to nothing, least of all every mount
+	printf '\342\200\213[server "10.99.0.9"]\nnconnect_policy = refuse\nnconnect = 8\n[global]\nhard\n' > "$T/conf"
+	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+	status_is 0; out_lacks "nconnect=8"; out_lacks "nconnect_policy"; out_has "hard from $T/conf:5"
+	out_has "is neither an option nor a section header"
+}
+tc_setuid_user_sees_no_root_only_config() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+	mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"
+	printf '[global]\nmount_nfs = /opt/hidden/mount.nfs\nread_ahead_kb = 4321\n[server "10.99.0.1"]\nsec = krb5p\nclientaddr = 10.77.7.7\nnconnect = 7\nSECRETWORD here\n' > "$T/etc/nfs-tuned.conf"
+	printf '[mountpoint "/srv/*"]\nnocto\n' > "$T/etc/nfs-tuned.conf.d/open.conf"
+	chmod 600 "$T/etc/nfs-tuned.conf"; chmod 755 "$T/etc" "$T/etc/nfs-tuned.conf.d" "$T" "$T/vendor"
+	chmod 644 "$T/etc/nfs-tuned.conf.d/open.conf"
+	# never the lines, other sections, the exec line's options, the program or the read-ahead
+	hidden() { for w in clientaddr 10.77.7.7 SECRETWORD 4321 /opt/hidden 'vers=3,'; do out_lacks "$w"; done; }
+	# root sees it all: the words the checks below look for are there to find
+	as_nobody_setuid --root --check-config -v
+	status_is 1; out_has "sec = krb5p"; out_has SECRETWORD; out_has "nocto"
+	as_nobody_setuid --check-config -v
+	status_is 1; hidden; out_lacks krb5p; out_has "1 problem in a file you cannot read; not shown"
+	out_has "2 sections of files you cannot read; not shown"; out_has "nocto  (/etc/nfs-tuned.conf.d/open.conf:2)"
+	as_nobody_setuid --root 10.99.0.1:/e /mnt -f -v -o vers=3
+	out_has "exec: /opt/hidden/mount.nfs"; out_has "read-ahead: 4321 KiB"; out_has SECRETWORD
+	as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3
+	status_is 0; hidden; out_has "exec: mount.nfs with settings of files you cannot read; not shown"
+	out_has "1 problem in a file you cannot read"; out_has "config: 2 sections of files you cannot read apply"
+	# what the mount itself will be told stays said: the kernel shows sec= and nconnect= of
+	# every mount to every user once it is made (mount.nfs-tuned(8), SECURITY)
+	out_has "sec=krb5p on an NFS client with 7 connections"
+	as_nobody_setuid 10.99.0.2:/e /mnt -f -v -o vers=3
+	out_has "config: 1 section of files you cannot read applies; not shown"
+	printf '[server "10.99.0.1"]\nvers = 9SECRET\n' >> "$T/etc/nfs-tuned.conf"
+	as_nobody_setuid 10.99.0.1:/e /mnt -f -v
+	status_is 0; hidden; out_lacks 9SECRET; out_has "2 problems in a file you cannot read"
+}
+tc_config_dropin_link_through_users_dir() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	# a drop-in linked into a directory a user owns: that user can point it at any file of
+	# root's (here a shadow-format one) and the parse problems would quote its lines
+	printf 'root:$6$HASHSECRET:19000:0:99999:7:::\n' > "$T/shadow"; chmod 600 "$T/shadow"
+	mkdir -p "$T/conf.d" "$T/user"; chown 65534:65534 "$T/user"
+	ln -s "$T/shadow" "$T/user/x.conf"; chown -h 65534:65534 "$T/user/x.conf"
+	ln -s "$T/user/x.conf" "$T/conf.d/x.conf"
+	run 10.99.0.1:/e "$DIR" -f -o vers=3
+	status_is 0; out_lacks HASHSECRET
+	out_has "$T/conf.d/x.conf: not used: $T/user is owned by uid 65534, not root: every directory and link on the way must be root's"
+	run --check-config
+	status_is 1; out_lacks HASHSECRET; out_has "$T/conf.d/x.conf: not used: $T/user is owned by uid 65534"
+}
+tc_config_problems_capped() {
+	# a file of bad lines: the first 50 said, the rest counted, on every mount and in
+	# --check-config (a 1 MiB one gave 524,031 warnings, 1.3 s and 64 MB a mount)
+	for i in $(seq 1 400); do echo "bad line $i"; done > "$T/conf"
+	run 10.99.0.1:/e "$DIR" -f -o vers=3
+	status_is 0; value_is "warnings" "$(grep -c 'warning:' "$T/err")" 51
+	out_has "$T/conf:50: 'bad line 50'"; out_lacks "$T/conf:51:"
+	out_has "warning: 350 more configuration problems not shown; fix them: mount.nfs-tuned --check-config"
+	run --check-config
+	status_is 1; value_is "lines" "$(wc -l < "$T/err")" 51; out_has "350 more problems not shown (the first 50 are)"
+}
+tc_setuid_fstab_through_users_dir() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+	# a user's run takes helper keys from its fstab entry: an fstab reached through a directory
+	# that user owns is theirs to write, so it gives none
+	mkdir -p "$T/suid" "$T/etc" "$T/vendor" "$T/u"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	echo "10.99.0.1:/e /mnt nfs user,noauto,read_ahead_kb=4321 0 0" > "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3,read_ahead_kb=4321
+	status_is 0; out_lacks "not used"
+	mv "$T/etc/fstab" "$T/u/fstab"; chown -R 65534:65534 "$T/u"; ln -s "$T/u/fstab" "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3,read_ahead_kb=4321
+	status_is 0; out_has "read_ahead_kb=4321 on the command line not used"
+}
+tc_layered_config() {
+	vendor 10-image.conf '[global]' 'nconnect = 4' 'hard' 'timeo = 300'
+	vendor 20-site.conf '[global]' 'actimeo = 30' 'retrans = 5'
+	# a broken vendor file: its bad line is reported with file:line, the rest applies
+	vendor 30-broken.conf '[global]' 'nconnect_policy = sometimes' 'rsize = 65536'
+	conf '[global]' 'nconnect = 8'
+	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+	status_is 0
+	# per key: /etc's nconnect wins, the vendor's other keys stay
+	out_has "exec: $STUB 10.99.0.1:/e $DIR -v -o hard,timeo=300,actimeo=30,retrans=5,rsize=65536,nconnect=8,vers=3"
+	out_has "config: nconnect=8 from $T/conf:2"; out_has "config: hard from $T/vendor/10-image.conf:3"
+	out_has "$T/vendor/30-broken.conf:2: nconnect_policy=sometimes"
+	# a file of the same name in /etc masks the vendor's (an empty one, or a link to /dev/null)
+	mkdir "$T/conf.d"; : > "$T/conf.d/20-site.conf"; ln -s /dev/null "$T/conf.d/30-broken.conf"
+	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+	status_is 0; opts_lacks actimeo=30; opts_lacks rsize=65536; out_lacks "30-broken.conf:2"
+	run --check-config -v
+	status_is 0
+	grep -qF "file: $T/vendor/20-site.conf: masked by $T/conf.d/20-site.conf" "$T/out" || fail "no masking shown: $(cat "$T/out")"
+	grep -qF "    timeo = 300  ($T/vendor/10-image.conf:4)" "$T/out" || fail "no origin shown: $(cat "$T/out")"
+	# /etc's drop-ins come after /etc/nfs-tuned.conf, the vendor's before it
+	printf '[global]\nnconnect = 2\n' > "$T/conf.d/90-last.conf"
+	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
+	out_has "config: nconnect=2 from $T/conf.d/90-last.conf:2"
+}
+tc_profiles_shipped() {
+	# every shipped profile file parses without a problem
+	mkdir -p "$T/vendor"; cp "$FIXTURES"/../../profiles/*.conf "$T/vendor/"
+	run --check-config
+	status_is 0
+	# a service name gets its profile with nothing in /etc
+	run acct1.file.core.windows.net:/acct1/share "$DIR" -f -v -o sec=sys
+	status_is 0
+	out_has "-o vers=4.1,nconnect=4,sec=sys"; out_has "read-ahead: 15360 KiB"
+	out_has "config: profile=azure-files from $T/vendor/60-services.conf:5"
+	out_has "[profile \"azure-files\"] applies"
+	run fs-12345678.efs.eu-west-1.amazonaws.com:/ "$DIR" -f -v
+	status_is 0
+	out_has "-o vers=4.1,rsize=1048576,wsize=1048576,hard,timeo=600,retrans=2,noresvport"
+	out_has "read-ahead: 15 x the effective rsize"
+	# an admin's key overrides the profile's and keeps the rest; a server names another profile
+	conf '[server "*.file.core.windows.net"]' 'nconnect = 2' '[server "10.99.0.1"]' 'profile = azure-netapp-files'
+	run acct1.file.core.windows.net:/acct1/share "$DIR" -f -v
+	out_has "-o vers=4.1,nconnect=2"; out_has "read-ahead: 15360 KiB"
+	run 10.99.0.1:/vol1 "$DIR" -f -v -o vers=3
+	out_has "-v -o nconnect=8,rsize=262144,wsize=262144,hard,vers=3"
+	# the profile's krb5 rule: refuse
+	run 10.99.0.1:/vol1 "$DIR" -f -o vers=3,sec=krb5p
+	status_is 32; out_has "refusing to mount: sec=krb5p"
+	# a profile nobody defined is a configuration error, with its line
+	conf '[server "10.99.0.1"]' 'profile = azure-netap-files'
+	run --check-config
+	status_is 1; out_has "$T/conf:2: profile azure-netap-files is not defined"
+}
+
+run_cases "$@"

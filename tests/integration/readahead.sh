@@ -1,0 +1,87 @@
+#!/bin/bash
+# Integration cases, read-ahead: the KiB planned and written to the new superblock's bdi,
+# or left to nfs-tuned's udev rule when it has the last word.
+# How a file of cases runs: mount-lib.sh.
+. "$(dirname "${BASH_SOURCE[0]}")/mount-lib.sh"
+
+tc_read_ahead_absolute() {
+	conf 'read_ahead_kb = 15360'
+	newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
+	run 10.99.0.1:/e "$DIR" -v -o vers=3
+	status_is 0; opts_lacks read_ahead_kb=15360
+	value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 15360
+	out_has "read-ahead: bdi 0:60 read_ahead_kb 128 -> 15360"
+}
+tc_read_ahead_rsize() {
+	conf '[mountpoint "'"$DIR"'"]' 'read_ahead_kb = 15x'
+	newmount 0:61 "${V3NEW/rsize=1048576/rsize=262144}"; export STUB_BDI=0:61
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 0; out_quiet
+	value_is "read_ahead_kb of bdi 0:61" "$(cat "$T/sys/class/bdi/0:61/read_ahead_kb")" 3840
+}
+tc_read_ahead_shared_superblock() {
+	fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
+	conf 'read_ahead_kb = 15360'
+	mkdir -p "$T/sys/class/bdi/0:53"; echo 128 > "$T/sys/class/bdi/0:53/read_ahead_kb"
+	newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}"
+	run 10.99.0.1:/export/a "$DIR" -v -o vers=3
+	status_is 0; out_has "shares the superblock (bdi 0:53) of an earlier mount; its read-ahead is left alone"
+	value_is "read_ahead_kb of the shared bdi 0:53" "$(cat "$T/sys/class/bdi/0:53/read_ahead_kb")" 128 "left alone"
+	# a superblock only /proc/fs/nfsfs/volumes knows (another mount namespace) is shared too
+	fixture mountinfo-v3-nconnect4 nfsfs-servers-hidden nfsfs-volumes-hidden
+	mkdir -p "$T/sys/class/bdi/0:70"; echo 128 > "$T/sys/class/bdi/0:70/read_ahead_kb"
+	newmount 0:70 "${V3NEW//10.99.0.1/10.99.0.2}"
+	run 10.99.0.2:/export/c "$DIR" -o vers=3
+	status_is 0
+	value_is "read_ahead_kb of the hidden shared bdi 0:70" "$(cat "$T/sys/class/bdi/0:70/read_ahead_kb")" 128 "left alone"
+}
+tc_read_ahead_failure() {
+	conf 'read_ahead_kb = 15360'
+	newmount 0:62 "$V3NEW"
+	mkdir -p "$T/sys/class/bdi/0:62/read_ahead_kb"   # a directory: the write fails
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 0; out_has "warning: mounted, but cannot set read_ahead_kb of bdi 0:62 to 15360"
+	out_has "the mount keeps the kernel's value"
+}
+tc_read_ahead_udev_rule_last() {
+	# nfs-tuned's udev rule is udev's last word on read_ahead_kb: the helper writes at once and
+	# leaves it to the rule, which writes the same value after nfsrahead; otherwise it waits
+	# for udev's bdi event (DESIGN.md "After mount.nfs succeeds")
+	local rule=99-zz-nfs-tuned.rules
+	mkdir -p "$T/etc-rules" "$T/rules" "$T/otherns"
+	echo 'SUBSYSTEM=="bdi", ACTION=="add", KERNEL=="0:*", PROGRAM="/sbin/mount.nfs-tuned --udev-bdi %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/$rule"
+	echo 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="/usr/libexec/nfsrahead %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/99-nfs.rules"
+	: > "$T/udev-control"; : > "$T/otherns/net"; : > "$T/otherns/mnt"
+	export NFS_TUNED_UDEV_CONTROL=$T/udev-control NFS_TUNED_UDEV_RULES=$T/etc-rules:$T/rules NFS_TUNED_UDEV_NS=/proc/self/ns
+	conf '[global]' 'read_ahead_kb = 2048'
+	newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
+	run 10.99.0.1:/export/b "$DIR" -v -o vers=3
+	status_is 0; out_lacks "warning"
+	out_has "read-ahead: udev's rule $T/rules/$rule writes the same value last in the bdi's event (after nfs-utils' nfsrahead): written at once, no wait for udev"
+	out_has "read-ahead: bdi 0:60 read_ahead_kb 128 -> 2048"; out_lacks "udev finished"
+	value_is "read_ahead_kb" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 2048
+	unset STUB_BDI STUB_MOUNTINFO_LINE
+	# what makes it wait, each said
+	waits() { run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3; status_is 0; out_has "read-ahead: $1: written after udev's bdi event"; }
+	: > "$T/etc-rules/$rule"
+	waits "nfs-tuned's udev rule $rule is masked ($T/etc-rules/$rule)"
+	cp "$T/rules/$rule" "$T/etc-rules/$rule"
+	waits "nfs-tuned's udev rule $rule is replaced by a file of its name ($T/etc-rules/$rule)"
+	rm "$T/etc-rules/$rule"
+	echo 'SUBSYSTEM=="bdi", ATTR{read_ahead_kb}="4096"' > "$T/etc-rules/99-zzz-site.rules"
+	waits "nfs-tuned's udev rule $rule is followed by a rule that writes read_ahead_kb ($T/etc-rules/99-zzz-site.rules)"
+	rm "$T/etc-rules/99-zzz-site.rules" "$T/rules/$rule"
+	waits "nfs-tuned's udev rule $rule is not installed"
+	echo 'SUBSYSTEM=="bdi", RUN+="/bin/true"' > "$T/rules/$rule"
+	waits "nfs-tuned's udev rule $rule writes no read_ahead_kb ($T/rules/$rule)"
+	echo 'SUBSYSTEM=="bdi", PROGRAM="x --udev-bdi %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/$rule"
+	NFS_TUNED_UDEV_NS=$T/otherns waits "udev runs in other namespaces than this mount ($T/otherns), where its rule may not find it"
+	NFS_TUNED_UDEV_CONTROL=$T/no-udev run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3
+	status_is 0; out_has "read-ahead: udev is not running: written at once"
+	# nothing to write: nothing said, nothing looked at
+	conf '[global]' 'read_ahead_kb = keep'
+	run 10.99.0.1:/export/b "$DIR" -f -v -o vers=3
+	status_is 0; out_lacks "read-ahead: udev"; out_lacks "written"
+}
+
+run_cases "$@"
