@@ -87,7 +87,7 @@ static int create_temp(int dir, const char *base, char **ret)
         return -EEXIST;
 }
 
-int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
+int write_file_atomic(const char *path, const char *text, size_t len,
                       struct chase_refusal *ret_refusal)
 {
         _cleanup_free_ char *base = NULL, *tmp = NULL;
@@ -100,17 +100,10 @@ int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *a
         int fd = create_temp(dir, base, &tmp);
         if (fd < 0)
                 return fd;
-        FILE *f = fdopen(fd, "w");
-        if (!f) {
+        r = fchmod(fd, 0644) < 0 ? -errno : write_full(fd, text, len);
+        if (r == 0 && fsync(fd) < 0)
                 r = -errno;
-                close(fd);
-                (void)unlinkat(dir, tmp, 0);
-                return r;
-        }
-        r = fchmod(fd, 0644) < 0 ? -errno : fill(f, arg);
-        if (r == 0 && (fflush(f) != 0 || fsync(fd) < 0))
-                r = -errno;
-        if (fclose(f) != 0 && r == 0)
+        if (close(fd) < 0 && r == 0)
                 r = -errno;
         /* relative to the directory checked: a link planted meanwhile changes nothing */
         if (r == 0 && renameat(dir, tmp, dir, base) < 0)
@@ -120,18 +113,21 @@ int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *a
         return r;
 }
 
-int write_all(int fd, const char *text)
+int write_full(int fd, const char *buf, size_t len)
 {
-        size_t len = strlen(text);
-
         while (len) {
-                ssize_t n = write(fd, text, len);
+                ssize_t n = write(fd, buf, len);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0)
                         return -errno;
-                text += n;
+                buf += n;
                 len -= (size_t)n;
         }
         return 0;
+}
+
+int write_all(int fd, const char *text)
+{
+        return write_full(fd, text, strlen(text));
 }

@@ -90,16 +90,4 @@ static inline char *scratch_list(const char *rel)
 }
 
 /* A suite of one test case whose tests each get a fresh scratch tree, removed after. */
-#define SCRATCH_MAIN(name, ...)                                                   \
-        static Suite *make_suite(void)                                            \
-        {                                                                         \
-                const TTest *const tests[] = { __VA_ARGS__ };                     \
-                Suite *s = suite_create(name);                                    \
-                TCase *tc = tcase_create(name);                                   \
-                tcase_add_checked_fixture(tc, scratch_new, scratch_remove);       \
-                for (size_t i = 0; i < ELEMS(tests); i++)                         \
-                        tcase_add_test(tc, tests[i]);                             \
-                suite_add_tcase(s, tc);                                           \
-                return s;                                                         \
-        }                                                                         \
-        UNIT_MAIN(make_suite)
+#define SCRATCH_MAIN(name, ...) UNIT_TESTS_MAIN(name, scratch_new, scratch_remove, __VA_ARGS__)
