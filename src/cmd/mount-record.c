@@ -7,6 +7,7 @@
 #include "core/record.h"
 #include "core/verify.h"
 #include "shared/log.h"
+#include "sys/creds.h"
 #include "sys/record.h"
 
 static enum setting_origin origin_of(const struct mount_ctx *m, const char *key)
@@ -22,7 +23,7 @@ void mount_leave_record(const struct mount_ctx *m)
         int r;
 
         /* as the lock: a user running the setuid helper leaves nothing in root's /run */
-        if (m->env->cl->fake || getuid() != 0)
+        if (m->env->cl->fake || !creds_caller_is_root())
                 return;
         if (m->primary)
                 nfs_addr_to_string(m->primary, abuf);

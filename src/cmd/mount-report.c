@@ -8,6 +8,7 @@
 #include "cmd/mount.h"
 #include "core/messages.h"
 #include "shared/log.h"
+#include "sys/creds.h"
 
 static void report_endpoint(const struct mount_ctx *m)
 {
@@ -111,7 +112,7 @@ void report_verdict(const struct verdict *v)
  * or its [global] names the program. */
 static bool plan_hidden(const struct mount_ctx *m)
 {
-        if (!paths_untrusted_caller())
+        if (!creds_untrusted_caller())
                 return false;
         for (size_t i = 0; i < m->merged.napplied; i++)
                 if (!paths_caller_may_read(m->merged.applied[i]->file))

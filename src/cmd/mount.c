@@ -18,14 +18,16 @@
 #include <unistd.h>
 
 #include "cmd/mount.h"
-#include "core/messages.h"
+#include "cmd/survey.h"
 #include "core/hostcheck.h"
-#include "core/opts.h"
+#include "core/messages.h"
 #include "core/optmap.h"
+#include "core/opts.h"
 #include "core/record.h"
 #include "core/verify.h"
 #include "shared/log.h"
 #include "sys/bdi.h"
+#include "sys/creds.h"
 #include "sys/hostfiles.h"
 #include "sys/mounttable.h"
 #include "sys/record.h"
@@ -47,23 +49,18 @@ static enum stage_result oom(struct mount_ctx *m)
         return stop(m, MNT_EX_SYSERR);
 }
 
-static int enter_namespace(const char *ns)
+static int enter_namespace(struct paths *p, const char *ns)
 {
         char path[PATH_MAX];
-        const char *p = ns;
-        unsigned long pid;
+        int r;
 
-        if (parse_uint(ns, 1, INT_MAX, &pid) == 0) {
-                snprintf(path, sizeof(path), "/proc/%lu/ns/mnt", pid);
-                p = path;
-        }
-        _cleanup_(closep) int fd = open(p, O_RDONLY | O_CLOEXEC);
-        if (fd < 0 || setns(fd, CLONE_NEWNS) < 0) {
-                int r = -errno;
-                log_error("cannot enter the mount namespace %s: %s", p, strerror(-r));
+        if ((r = paths_hold_root(p)) < 0) {
+                log_error("cannot open /: %s", strerror(-r));
                 return r;
         }
-        return 0;
+        if ((r = paths_enter_mount_ns(ns, path)) < 0)
+                log_error("cannot enter the mount namespace %s: %s", path, strerror(-r));
+        return r;
 }
 
 /* The configuration and the program come from the caller's file system, read before -N
@@ -74,7 +71,7 @@ static enum stage_result mount_open(struct mount_ctx *m)
         const struct cmdline *cl = m->env->cl;
         int rc;
 
-        if (cl->ns && paths_privileged_exec()) {
+        if (cl->ns && creds_privileged_exec()) {
                 /* a setuid helper must not enter namespaces for its caller */
                 log_error("-N is only for root: mount(8) passes it for root's mounts");
                 return stop(m, MNT_EX_USAGE);
@@ -84,12 +81,7 @@ static enum stage_result mount_open(struct mount_ctx *m)
         print_config_errors(&m->conf, "fix them: mount.nfs-tuned --check-config");
         if (!cl->ns)
                 return STAGE_NEXT;
-        m->env->paths->rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (m->env->paths->rootfd < 0) {
-                log_error("cannot open /: %s", strerror(errno));
-                return stop(m, MNT_EX_SYSERR);
-        }
-        return enter_namespace(cl->ns) < 0 ? stop(m, MNT_EX_SYSERR) : STAGE_NEXT;
+        return enter_namespace(m->env->paths, cl->ns) < 0 ? stop(m, MNT_EX_SYSERR) : STAGE_NEXT;
 }
 
 /* Bad helper keys on the command line: exit 1, before anything is done. */
@@ -165,7 +157,7 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
                 log_error("cannot parse the options '%s': check quotes and commas", cl->opts);
                 return stop(m, MNT_EX_USAGE);
         }
-        if (paths_untrusted_caller() && drop_untrusted_keys(m) < 0)
+        if (creds_untrusted_caller() && drop_untrusted_keys(m) < 0)
                 return oom(m);
         m->naddrs = resolve_host(m->spec.host, AF_UNSPEC, m->addrs);
         if (m->naddrs < 0) {
@@ -202,7 +194,7 @@ int mount_scan(struct mount_ctx *m)
         struct scan_filter f = { m->addrs, m->primary ? 1 : 0, -1 };
         if (m->primary)
                 f.addrs = m->primary;
-        int r = load_clients(p, &f, &m->clients, &m->sbs, &m->nsbs, &nfsfs);
+        int r = survey_clients(p, &f, &m->clients, &m->sbs, &m->nsbs, &nfsfs);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -383,7 +375,7 @@ static enum stage_result unmount_lacking_tls(struct mount_ctx *m)
         else
                 log_error("unmounted %s: it did not get the TLS it asked for", m->dir);
         /* as mount_leave_record(): only root's run left one */
-        if (!m->env->cl->fake && getuid() == 0)
+        if (!m->env->cl->fake && creds_caller_is_root())
                 (void)record_remove(m->env->paths, m->dir);
         return stop(m, MNT_EX_FAIL);
 }
@@ -411,8 +403,8 @@ static enum stage_result mount_verify(struct mount_ctx *m)
         struct clients other = { 0 };
         struct nfsfs_status st;
         if (m->primary && !nfs_addr_equal(&m->newm.addr, m->primary) &&
-            load_clients(m->env->paths, &(struct scan_filter){ &m->newm.addr, 1, m->newm.id },
-                         &other, NULL, NULL, &st) == 0)
+            survey_clients(m->env->paths, &(struct scan_filter){ &m->newm.addr, 1, m->newm.id },
+                           &other, NULL, NULL, &st) == 0)
                 before = &other;
         struct verify_result v =
             verify_mount(&m->newm, &m->verdict, m->primary, before, m->set.tls_policy);
@@ -434,7 +426,7 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
         struct read_ahead_plan plan = read_ahead_plan(&m->set.read_ahead, m->newm.dev,
                                                       m->newm.rsize, m->sbs, m->nsbs);
         unsigned maj = major(m->newm.dev), min = minor(m->newm.dev);
-        unsigned long old = 0, now = 0, page_kb = (unsigned long)sysconf(_SC_PAGESIZE) / 1024;
+        unsigned long old = 0, now = 0, page_kb = bdi_page_kb();
         long waited = 0;
         int r;
 

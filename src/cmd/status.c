@@ -7,6 +7,7 @@
  * with a hole in it never passes for an all-clear.
  */
 #include "cmd/status.h"
+#include "cmd/survey.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -22,6 +23,7 @@
 #include "shared/macro.h"
 #include "sys/bdi.h"
 #include "sys/conffile.h"
+#include "sys/creds.h"
 #include "sys/hostfiles.h"
 #include "sys/mounttable.h"
 #include "sys/record.h"
@@ -278,7 +280,7 @@ static int mountinfo_problems(struct status_ctx *s)
 static int load_kernel_view(struct status_ctx *s)
 {
         struct nfsfs_status nfsfs = { 0 };
-        int r = load_clients(s->p, NULL, &s->clients, NULL, NULL, &nfsfs);
+        int r = survey_clients(s->p, NULL, &s->clients, NULL, NULL, &nfsfs);
 
         if (r < 0) {
                 log_error("cannot read the mount table %s: %s", s->p->mountinfo, strerror(-r));
@@ -318,11 +320,10 @@ static int load_kernel_view(struct status_ctx *s)
 static int status_run(struct status_ctx *s)
 {
         struct read_errors fe = { 0 };
-        long page = sysconf(_SC_PAGESIZE);
         int r;
 
         /* as the mount path: a root run trusts only root's files */
-        if (load_config(s->p->vendor_config, s->p->config, geteuid() == 0, &s->conf) < 0)
+        if (load_config(s->p->vendor_config, s->p->config, creds_effective_root(), &s->conf) < 0)
                 return -ENOMEM;
         if ((r = load_kernel_view(s)) < 0)
                 return r;
@@ -334,7 +335,7 @@ static int status_run(struct status_ctx *s)
         if (r < 0 || gather_facts(s) < 0 || resolve_fstab(s) < 0)
                 return -ENOMEM;
         if (status_analyse_mounts(&s->clients, s->facts, &s->conf,
-                                  page > 0 ? (unsigned long)page / 1024 : 4, &s->rep) < 0 ||
+                                  bdi_page_kb(), &s->rep) < 0 ||
             config_findings(s) < 0 ||
             status_check_fstab(s->fstab, s->nfstab, &s->conf, &s->rep) < 0 || check_host(s) < 0)
                 return -ENOMEM;

@@ -14,12 +14,13 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "core/messages.h"
 #include "core/opts.h"
 #include "core/udevbdi.h"
-#include "core/messages.h"
 #include "shared/log.h"
 #include "sys/bdi.h"
 #include "sys/conffile.h"
+#include "sys/creds.h"
 #include "sys/record.h"
 
 /* How long an NFS volume's mountinfo line is waited for: in the lab it was there at the
@@ -139,8 +140,8 @@ int cmd_udev_bdi(const struct cmd_env *env)
 
         /* udev runs it as root; through the setuid binary anyone else could put lines that
          * say they are root's in syslog */
-        if (getuid() != 0) {
-                log_error("--udev-bdi is for udev (run as root), not uid %u", (unsigned)getuid());
+        if (!creds_caller_is_root()) {
+                log_error("--udev-bdi is for udev (run as root), not uid %u", creds_caller_uid());
                 return MNT_EX_USAGE;
         }
         log_open_syslog("nfs-tuned");

@@ -78,16 +78,6 @@ const char *section_kind_to_string(enum section_kind k)
         return "?";
 }
 
-bool profile_name_valid(const char *s)
-{
-        if (!s || !*s)
-                return false;
-        for (const char *p = s; *p; p++)
-                if (!isalnum((unsigned char)*p) && !strchr("-_.", *p))
-                        return false;
-        return true;
-}
-
 static char *strip(char *s)
 {
         while (isspace((unsigned char)*s))

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/optmap.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <strings.h>
 
-#include "core/config.h"
 #include "core/policy.h"
 #include "core/readahead.h"
 #include "core/request.h"
@@ -35,6 +35,16 @@ static int check_tls_policy(const char *v)
         enum policy p;
         /* following would mean dropping xprtsec=, i.e. mounting in plain text: never */
         return policy_parse(v, &p) < 0 || p == POLICY_FOLLOW ? -EINVAL : 0;
+}
+
+bool profile_name_valid(const char *s)
+{
+        if (!s || !*s)
+                return false;
+        for (const char *p = s; *p; p++)
+                if (!isalnum((unsigned char)*p) && !strchr("-_.", *p))
+                        return false;
+        return true;
 }
 
 static int check_profile(const char *v)

@@ -47,3 +47,6 @@ const char *opt_hint(const char *name);
  */
 int opt_describe_invalid(char *buf, size_t size, const char *name, const char *value,
                          const char *where);
+/* A profile's name (the `profile` key's value, a [profile NAME] section): letters, digits,
+ * '-', '_' and '.'. */
+bool profile_name_valid(const char *s);

@@ -14,7 +14,6 @@
 #include "shared/macro.h"
 #include "sys/chase.h"
 #include "sys/fileio.h"
-#include "sys/sunrpc.h"
 
 /* Largest /proc/fs/nfsfs file read: thousands of clients fit. */
 #define NFSFS_FILE_MAX (16 * 1024 * 1024)
@@ -221,8 +220,8 @@ static int add_volumes(const struct paths *p, struct scan *s)
         return 0;
 }
 
-static void read_nfsfs_servers(const struct paths *p, const struct scan_filter *f,
-                               struct clients *c, struct nfsfs_status *st, int *ret)
+int nfsfs_add_servers(const struct paths *p, const struct scan_filter *f, struct clients *c,
+                      struct nfsfs_status *ret_status)
 {
         _cleanup_free_ char *servers = NULL;
         /* no /proc/fs/nfsfs: the nfs module is not loaded, so no client exists */
@@ -230,55 +229,31 @@ static void read_nfsfs_servers(const struct paths *p, const struct scan_filter *
 
         if (r == 0)
                 r = clients_add_nfsfs_servers(c, servers, f ? f->addrs : NULL, f ? f->naddrs : 0);
-        *st = (struct nfsfs_status){ 0 };
+        *ret_status = (struct nfsfs_status){ 0 };
         if (r > 0)
-                st->bad_lines = r;
+                ret_status->bad_lines = r;
         else if (r < 0 && r != -ENOENT && r != -ENOMEM)
-                st->error = r;
-        *ret = r == -ENOMEM ? r : 0;
+                ret_status->error = r;
+        return r == -ENOMEM ? r : 0;
 }
 
-/* The connections of hidden clients, from /sys/kernel/sunrpc where the kernel has it. */
-static int count_hidden(const struct paths *p, struct clients *c)
+int scan_nfs_mounts(const struct paths *p, const struct scan_filter *f, struct clients *c,
+                    dev_t **ret_sbs, size_t *ret_nsbs)
 {
-        _cleanup_free_ struct rpc_switch *sw = NULL;
-        size_t n = 0;
-        bool any = false;
-
-        for (size_t i = 0; i < c->n && !any; i++)
-                any = c->v[i].hidden;
-        if (!any)
-                return 0;
-        if (load_rpc_switches(p, &sw, &n) == -ENOMEM)
-                return -ENOMEM;
-        clients_count_hidden(c, sw, n);
-        return 0;
-}
-
-int load_clients(const struct paths *p, const struct scan_filter *f, struct clients *ret,
-                 dev_t **ret_sbs, size_t *ret_nsbs, struct nfsfs_status *ret_nfsfs)
-{
-        struct clients c = { 0 };
-        struct scan s = { .filter = f, .c = &c };
+        struct scan s = { .filter = f, .c = c };
         int r;
 
         if (ret_sbs && array_grow(&s.sbs, 0) < 0)
                 return -ENOMEM;
-        if ((r = scan_table(p, &s)) < 0 || (r = clients_group(&c)) < 0)
-                goto fail;
-        read_nfsfs_servers(p, f, &c, ret_nfsfs, &r);
-        if (r < 0 || (ret_sbs && (r = add_volumes(p, &s)) < 0) || (r = count_hidden(p, &c)) < 0)
-                goto fail;
-        *ret = c;
+        if ((r = scan_table(p, &s)) < 0 || (ret_sbs && (r = add_volumes(p, &s)) < 0)) {
+                free(s.sbs);
+                return r;
+        }
         if (ret_sbs) {
                 *ret_sbs = s.sbs;
                 *ret_nsbs = s.nsbs;
         }
         return 0;
-fail:
-        free(s.sbs);
-        clients_done(&c);
-        return r;
 }
 
 int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret)

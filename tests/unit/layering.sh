@@ -5,7 +5,8 @@
 #    strings, parsing: no file, socket, environment or clock access, no printing);
 #  - the sys library prints nothing (no stdout, stderr or syslog, no log_*());
 #  - only the front (src/cmd/, the entry points and the log itself) includes shared/log.h,
-#    and no floor includes one above it (core: core/ and shared/; sys: no cmd/).
+#    and no floor includes one above it (core: core/ and shared/; sys: no cmd/);
+#  - no two core modules include each other, directly or round a longer circle.
 # layering.sh LIBCORE LIBSYS SRCDIR ALLOWLIST
 set -u
 core=$1 sys=$2 src=$3 allow=$4
@@ -73,6 +74,17 @@ done < <(includes core/* -- 'sys/|cmd/')
 while IFS= read -r hit; do
         bad "$hit: sys/ includes no cmd/ header"
 done < <(includes sys/* -- 'cmd/')
+
+# No circle inside the core: module X (core/X.c, core/X.h) including core/Y.h is an edge X Y;
+# tsort names the modules of a loop.
+loop=$(for f in core/*.[ch]; do
+        m=${f#core/}
+        grep -oE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"core/[a-z0-9_-]+\.h"' "$f" |
+                sed -E 's/.*"core\/([a-z0-9_-]+)\.h"/\1/' | grep -vx "${m%.?}" |
+                sed "s/^/${m%.?} /"
+done | tsort 2>&1 >/dev/null)
+[ -n "$loop" ] && bad "the core's modules include each other in a circle (one of them should" \
+        "own what both need): $(echo "$loop" | sed 's/^tsort: //' | tr '\n' ' ')"
 
 [ "$fail" = 0 ] && echo "layering: core calls $(external "$core" | wc -l) outside symbols, all allowed; includes keep their floors"
 exit "$fail"
