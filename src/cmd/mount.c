@@ -120,12 +120,18 @@ static enum stage_result read_request(struct mount_ctx *m)
 /* A user's setuid run: the admin's policies are not theirs to loosen (plan.h). */
 static int drop_untrusted_keys(struct mount_ctx *m)
 {
-        _cleanup_free_ char *fstab = NULL;
         _cleanup_(optlist_done) struct optlist f = { 0 }, dropped = { 0 };
-        int r = fstab_options(m->env->paths, m->dir, &fstab);
+        struct read_errors errs = { 0 }; /* an fstab that cannot be used has no entry */
+        struct fstab_nfs *tab = NULL;
+        size_t n = 0;
+        int r = load_fstab_nfs(m->env->paths, true, &tab, &n, &errs);
+        const char *fstab = r < 0 ? NULL : fstab_nfs_options_on(tab, n, m->dir);
 
-        if (r < 0 || (fstab && optlist_parse(&f, fstab) == -ENOMEM) ||
-            settings_untrusted_drop(&m->cmdopts, &f, &dropped) < 0)
+        if (r == 0 && fstab && optlist_parse(&f, fstab) == -ENOMEM)
+                r = -ENOMEM;
+        fstab_nfs_free(tab, n);
+        read_errors_done(&errs);
+        if (r < 0 || settings_untrusted_drop(&m->cmdopts, &f, &dropped) < 0)
                 return -ENOMEM;
         for (size_t i = 0; i < dropped.n; i++)
                 log_warning("%s%s%s on the command line not used: a user's mount takes the "

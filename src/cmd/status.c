@@ -84,15 +84,6 @@ static int add_read_errors(struct status_inputs *in, enum status_input which,
         return r;
 }
 
-/* The options of the last fstab entry on `target`. */
-static const char *fstab_options_of(const struct status_ctx *s, const char *target)
-{
-        for (size_t i = s->nfstab; i-- > 0;)
-                if (streq(s->fstab[i].target, target))
-                        return s->fstab[i].options;
-        return NULL;
-}
-
 /* The records' directory; a missing one has no record to give. */
 static int open_records(struct status_ctx *s)
 {
@@ -144,7 +135,7 @@ static int gather_one(struct status_ctx *s, int dir, size_t i)
                                                    "comes from fstab only",
                                                    m->target, strerror(-r)) < 0)
                 return -ENOMEM;
-        f->fstab_options = fstab_options_of(s, m->target);
+        f->fstab_options = fstab_nfs_options_on(s->fstab, s->nfstab, m->target);
         f->stats = s->stats_read ? mountstats_take(&s->stats, m->target) : NULL;
         live_transports(s, m, f);
         if (s->stats_read && !f->stats &&
@@ -327,7 +318,7 @@ static int status_run(struct status_ctx *s)
                 return -ENOMEM;
         if ((r = load_kernel_view(s)) < 0)
                 return r;
-        r = load_fstab_nfs(s->p, &s->fstab, &s->nfstab, &fe);
+        r = load_fstab_nfs(s->p, false, &s->fstab, &s->nfstab, &fe);
         if (r == 0)
                 r = add_read_errors(&s->in, IN_FSTAB, &fe, "REQ from fstab and "
                                     "fstab-nconnect-conflict are not checked for it");

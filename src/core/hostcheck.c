@@ -420,3 +420,11 @@ int status_check_nfsmount_conf(const char *file, const char *text, struct status
         }
         return r == 0 ? nfsmount_flush(file, &s, rep) : r;
 }
+
+const char *fstab_nfs_options_on(const struct fstab_nfs *v, size_t n, const char *target)
+{
+        for (size_t i = n; i-- > 0;)
+                if (streq(v[i].target, target))
+                        return v[i].options;
+        return NULL;
+}

@@ -23,6 +23,10 @@ struct fstab_nfs {
         const struct nfs_addr *addr;   /* the address mount.nfs will use; NULL: unresolved */
 };
 
+/* The options of the last entry on `target` (mount(8) and systemd take the last); NULL when
+ * none. */
+const char *fstab_nfs_options_on(const struct fstab_nfs *v, size_t n, const char *target);
+
 /*
  * Entries that will share one NFS client (the kernel's key, with the config's defaults the
  * helper adds) but ask for different nconnect, or mix sec=krb5* with more than one

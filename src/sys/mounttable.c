@@ -12,7 +12,6 @@
 #include "core/nfsfs.h"
 #include "shared/array.h"
 #include "shared/macro.h"
-#include "sys/chase.h"
 #include "sys/fileio.h"
 
 /* Largest /proc/fs/nfsfs file read: thousands of clients fit. */
@@ -261,30 +260,6 @@ int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret)
         struct scan s = { .target = target, .ret_target = ret, .found = -ENOENT };
         int r = scan_table(p, &s);
         return r < 0 ? r : s.found;
-}
-
-int fstab_options(const struct paths *p, const char *target, char **ret)
-{
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
-        /* the admin's word on a user's mount: reached as root must reach it (sys/chase.c) */
-        int fd = chase_at(AT_FDCWD, p->rootfd, p->fstab, CHASE_TRUSTED, O_RDONLY | O_NONBLOCK,
-                          NULL);
-        _cleanup_(fclosep) FILE *f = fd < 0 ? NULL : fdopen(fd, "re");
-        struct libmnt_fs *fs;
-        const char *o;
-
-        *ret = NULL;
-        if (!t)
-                return -ENOMEM;
-        if (fd >= 0 && !f)
-                close(fd);
-        /* none, or not to be trusted: no entry, so the configuration decides */
-        if (!f || mnt_table_parse_stream(t, f, p->fstab) < 0)
-                return 0;
-        fs = mnt_table_find_target(t, target, MNT_ITER_BACKWARD);
-        if (!fs || !(o = mnt_fs_get_options(fs)))
-                return 0;
-        return (*ret = strdup(o)) ? 0 : -ENOMEM;
 }
 
 int parse_mount_table(const struct paths *p, int fd, struct libmnt_table **ret)

@@ -57,8 +57,6 @@ int nfsfs_add_servers(const struct paths *p, const struct scan_filter *f, struct
                       struct nfsfs_status *ret_status);
 /* The mount on `target` (the last, the top one); -ENOENT when none. */
 int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret);
-/* The options of the fstab entry on `target` (the last one); *ret NULL when none.  0 or -ENOMEM. */
-int fstab_options(const struct paths *p, const char *target, char **ret);
 /*
  * The mount of superblock `dev` (read from `fd` when >= 0): 0, -ENOENT when no line shows it,
  * -EMEDIUMTYPE when it is not an NFS mount, or -errno.
