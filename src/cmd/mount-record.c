@@ -10,12 +10,6 @@
 #include "sys/creds.h"
 #include "sys/record.h"
 
-static enum setting_origin origin_of(const struct mount_ctx *m, const char *key)
-{
-        const struct merged_opt *o = merged_find(&m->merged, key);
-        return !o ? ORIGIN_NONE : o->from ? ORIGIN_CONFIG : ORIGIN_CMDLINE;
-}
-
 void mount_leave_record(const struct mount_ctx *m)
 {
         char abuf[NFS_ADDR_STRLEN] = "";
@@ -35,8 +29,8 @@ void mount_leave_record(const struct mount_ctx *m)
                 .read_ahead = m->set.read_ahead,
                 .bg = options_bg(&m->final),
                 .nconnect_requested = m->req.nconnect,
-                .nconnect_from = origin_of(m, "nconnect"),
-                .read_ahead_from = origin_of(m, "read_ahead_kb"),
+                .nconnect_from = merged_origin(&m->merged, "nconnect", NULL),
+                .read_ahead_from = merged_origin(&m->merged, "read_ahead_kb", NULL),
                 /* after the mount: the superblock, so a reader can tell a later mount on the
                  * same mount point that the helper did not make */
                 .dev = m->newm.target ? m->newm.dev : 0,

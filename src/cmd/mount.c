@@ -108,9 +108,9 @@ static enum stage_result read_request(struct mount_ctx *m)
                 return oom(m);
         if (nfs_request_parse(&m->requested, m->env->cl->v4_by_name, &m->req, &bad) == 0)
                 return STAGE_NEXT;
-        const struct merged_opt *src = merged_find(&m->merged, bad->name);
+        const struct merged_opt *src;
         char where[PATH_MAX + 32] = " (from the command line)", why[PATH_MAX + 512];
-        if (src && src->from)
+        if (merged_origin(&m->merged, bad->name, &src) == ORIGIN_CONFIG)
                 snprintf(where, sizeof(where), " (from %s:%u)", src->from->file, src->line);
         opt_describe_invalid(why, sizeof(why), bad->name, bad->value, where);
         log_error("refusing to mount: %s", why);
@@ -226,10 +226,10 @@ int mount_decide_verdict(struct mount_ctx *m)
         client_match_done(&m->match);
         if (m->primary && clients_classify(&m->clients, &m->req, m->primary, &m->match) < 0)
                 return -ENOMEM;
-        const struct merged_opt *nc = merged_find(&m->merged, "nconnect");
         struct policy_input pin = {
                 .req = &m->req,
-                .nconnect_from_config = nc && nc->from,
+                .nconnect_from_config =
+                    merged_origin(&m->merged, "nconnect", NULL) == ORIGIN_CONFIG,
                 .match = &m->match,
                 .nconnect_policy = m->set.nconnect_policy,
                 .krb5_policy = m->set.krb5_policy,

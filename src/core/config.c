@@ -177,8 +177,8 @@ static const char *check_value(const struct conf_section *s, const char *key, co
                 return d->hint;
         if (streq(key, "profile") && s->kind == SECTION_PROFILE)
                 return "a profile cannot name another profile";
-        if (d && d->check) {
-                bad = d->check(value) < 0;
+        if (d && (d->check || d->max)) {
+                bad = optdef_check(d, value) < 0;
         } else if (value && !*value && !(d && (d->flags & OPTF_REQUEST))) {
                 return "empty value";
         } else {

@@ -213,3 +213,13 @@ fail:
         merged_done(&m);
         return r;
 }
+
+enum setting_origin merged_origin(const struct merged *m, const char *name,
+                                  const struct merged_opt **ret)
+{
+        const struct merged_opt *o = merged_find(m, name);
+
+        if (ret)
+                *ret = o;
+        return !o ? ORIGIN_NONE : o->from ? ORIGIN_CONFIG : ORIGIN_CMDLINE;
+}

@@ -25,7 +25,7 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
                 o = &m->v[i];
                 /* the value that counts is the last one */
                 if ((!o->from && (d->flags & OPTF_NO_CMDLINE)) ||
-                    (o == merged_find(m, d->name) && d->check(o->opt.value) < 0)) {
+                    (o == merged_find(m, d->name) && optdef_check(d, o->opt.value) < 0)) {
                         if (ret_bad)
                                 *ret_bad = o;
                         return -EINVAL;

@@ -4,11 +4,11 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "core/merge.h"
 #include "core/opts.h"
 #include "core/readahead.h"
 
 /* Where a setting of the record came from; unknown: a record of an older helper. */
-enum setting_origin { ORIGIN_UNKNOWN, ORIGIN_NONE, ORIGIN_CMDLINE, ORIGIN_CONFIG };
 const char *setting_origin_to_string(enum setting_origin o);
 
 /*

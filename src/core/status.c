@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/optmap.h"
 #include "core/status.h"
 
 #include <errno.h>
@@ -126,8 +127,10 @@ static int config_now(const struct config *conf, const struct nfs_mount *m, stru
                 *ret = (struct config_now){ .ra = { READ_AHEAD_KEEP, 0 } };
                 if (settings_from_merged(&merged, &set, NULL) == 0)
                         ret->ra = set.read_ahead;
-                const struct merged_opt *o = merged_find(&merged, "nconnect");
-                if (o && parse_kernel_uint(o->opt.value, NCONNECT_MAX, &u) == 0)
+                const struct merged_opt *o;
+                /* the config alone: what it sets, read by the nconnect row's rule */
+                if (merged_origin(&merged, "nconnect", &o) == ORIGIN_CONFIG &&
+                    opt_number("nconnect", o->opt.value, &u) == 0)
                         ret->nconnect = (unsigned)u;
         }
         merged_done(&merged);
