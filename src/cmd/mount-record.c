@@ -27,7 +27,7 @@ void mount_leave_record(const struct mount_ctx *m)
                 .server = abuf,
                 .nconnect = verify_expected_nconnect(&m->verdict),
                 .read_ahead = m->set.read_ahead,
-                .bg = options_bg(&m->final),
+                .bg = opt_bg(&m->final),
                 .nconnect_requested = m->req.nconnect,
                 .nconnect_from = merged_origin(&m->merged, "nconnect", NULL),
                 .read_ahead_from = merged_origin(&m->merged, "read_ahead_kb", NULL),

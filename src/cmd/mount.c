@@ -20,7 +20,7 @@
 #include "cmd/mount.h"
 #include "cmd/survey.h"
 #include "core/hostcheck.h"
-#include "core/messages.h"
+#include "core/verdict.h"
 #include "core/optmap.h"
 #include "core/opts.h"
 #include "core/record.h"
@@ -125,13 +125,13 @@ static int drop_untrusted_keys(struct mount_ctx *m)
         struct fstab_nfs *tab = NULL;
         size_t n = 0;
         int r = load_fstab_nfs(m->env->paths, true, &tab, &n, &errs);
-        const char *fstab = r < 0 ? NULL : fstab_nfs_options_on(tab, n, m->dir);
+        const char *fstab = r < 0 ? NULL : hostcheck_fstab_options(tab, n, m->dir);
 
         if (r == 0 && fstab && optlist_parse(&f, fstab) == -ENOMEM)
                 r = -ENOMEM;
         fstab_nfs_free(tab, n);
         read_errors_done(&errs);
-        if (r < 0 || settings_untrusted_drop(&m->cmdopts, &f, &dropped) < 0)
+        if (r < 0 || plan_drop_untrusted(&m->cmdopts, &f, &dropped) < 0)
                 return -ENOMEM;
         for (size_t i = 0; i < dropped.n; i++)
                 log_warning("%s%s%s on the command line not used: a user's mount takes the "
@@ -174,7 +174,7 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
         struct match_input in = { m->spec.host, m->addrs, (size_t)m->naddrs, m->dir };
         if (config_merge(&m->conf, &m->cmdopts, &in, cl->v4_by_name, &m->merged) < 0)
                 return oom(m);
-        if (settings_from_merged(&m->merged, &m->set, &bad) < 0)
+        if (plan_settings(&m->merged, &m->set, &bad) < 0)
                 return refuse_settings(m, bad);
         if (read_request(m) != STAGE_NEXT)
                 return STAGE_STOP;
@@ -394,7 +394,7 @@ static enum stage_result mount_verify(struct mount_ctx *m)
         int r = find_mount(m->env->paths, m->dir, &m->newm);
 
         if (r < 0) {
-                if (options_bg(&m->final))
+                if (opt_bg(&m->final))
                         /* mount.nfs went on retrying in the background */
                         log_info(
                             "bg: the mount is not there yet; not verified, read-ahead not set");

@@ -135,7 +135,7 @@ static int gather_one(struct status_ctx *s, int dir, size_t i)
                                                    "comes from fstab only",
                                                    m->target, strerror(-r)) < 0)
                 return -ENOMEM;
-        f->fstab_options = fstab_nfs_options_on(s->fstab, s->nfstab, m->target);
+        f->fstab_options = hostcheck_fstab_options(s->fstab, s->nfstab, m->target);
         f->stats = s->stats_read ? mountstats_take(&s->stats, m->target) : NULL;
         live_transports(s, m, f);
         if (s->stats_read && !f->stats &&
@@ -205,11 +205,11 @@ static int check_host(struct status_ctx *s)
         int r;
 
         if ((r = load_udev_rules(s->p, NULL, &rules, &nrules, &ue)) == 0)
-                r = status_check_udev(rules, nrules, &s->rep);
+                r = hostcheck_udev(rules, nrules, &s->rep);
         udev_rules_free(rules, nrules);
         if (r == 0 && (r = load_nfsmount_conf(s->p, &nmc, &nnmc, &ne)) == 0)
                 for (size_t i = 0; i < nnmc && r == 0; i++)
-                        r = status_check_nfsmount_conf(nmc[i].path, nmc[i].text, &s->rep);
+                        r = hostcheck_nfsmount_conf(nmc[i].path, nmc[i].text, &s->rep);
         text_files_free(nmc, nnmc);
         if (r == 0)
                 r = add_read_errors(&s->in, IN_UDEV_RULES, &ue,
@@ -328,7 +328,7 @@ static int status_run(struct status_ctx *s)
         if (status_analyse_mounts(&s->clients, s->facts, &s->conf,
                                   bdi_page_kb(), &s->rep) < 0 ||
             config_findings(s) < 0 ||
-            status_check_fstab(s->fstab, s->nfstab, &s->conf, &s->rep) < 0 || check_host(s) < 0)
+            hostcheck_fstab(s->fstab, s->nfstab, &s->conf, &s->rep) < 0 || check_host(s) < 0)
                 return -ENOMEM;
         return 0;
 }

@@ -20,7 +20,7 @@ static int count_hidden(const struct paths *p, struct clients *c)
                 return 0;
         if (load_rpc_switches(p, &sw, &n) == -ENOMEM)
                 return -ENOMEM;
-        clients_count_hidden(c, sw, n);
+        clients_hidden_nconnect(c, sw, n);
         return 0;
 }
 

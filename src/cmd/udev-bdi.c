@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "core/messages.h"
+#include "core/bdievent.h"
 #include "core/opts.h"
-#include "core/udevbdi.h"
+#include "core/verdict.h"
 #include "shared/log.h"
 #include "sys/bdi.h"
 #include "sys/conffile.h"
@@ -94,7 +94,7 @@ static void log_bg_tls(const struct nfs_mount *m, const struct mount_record *rec
                   m->target, m->source, rec->xprtsec, *rec->server ? rec->server : "(unresolved)",
                   tls_level_of(m->xprtsec) == TLS_NONE ? "no TLS" : "xprtsec=",
                   tls_level_of(m->xprtsec) == TLS_NONE ? "" : m->xprtsec,
-                  tls_lacking_words(tls_level_of(rec->xprtsec), tls_level_of(m->xprtsec)));
+                  verdict_tls_lacking(tls_level_of(rec->xprtsec), tls_level_of(m->xprtsec)));
 }
 
 /* The decision for an NFS bdi; prints the value for udev.  0 (a value) or UDEV_NO_CHANGE. */

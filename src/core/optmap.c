@@ -5,8 +5,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "core/readahead.h"
 #include "core/opts.h"
+#include "core/readahead.h"
 #include "core/version.h"
 #include "shared/macro.h"
 
@@ -212,4 +212,14 @@ int opt_describe_invalid(char *buf, size_t size, const char *name, const char *v
         return snprintf(buf, size, "%s%s%s%s is not valid: %s%s", name, value ? "=" : "",
                         value ? value : "", where, hint ? "it must be " : "see nfs(5)",
                         hint ? hint : "");
+}
+
+bool opt_bg(const struct optlist *l)
+{
+        const struct opt *last = NULL;
+
+        for (size_t i = 0; i < l->n; i++)
+                if (streq(opt_group(l->v[i].name), "fg"))
+                        last = &l->v[i];
+        return last && streq(last->name, "bg");
 }

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/opts.h"
+
 /*
  * One row per option the helper knows (libmount's optmap.c): the group it competes in, what
  * kind of key it is, how its value is checked and what a valid value looks like.  Every rule
@@ -70,3 +72,5 @@ int opt_describe_invalid(char *buf, size_t size, const char *name, const char *v
 /* A profile's name (the `profile` key's value, a [profile NAME] section): letters, digits,
  * '-', '_' and '.'. */
 bool profile_name_valid(const char *s);
+/* The last of fg/bg in the options wins, as in mount.nfs. */
+bool opt_bg(const struct optlist *l);

@@ -9,7 +9,7 @@
 #include "core/optmap.h"
 #include "shared/macro.h"
 
-int settings_from_merged(const struct merged *m, struct settings *ret,
+int plan_settings(const struct merged *m, struct settings *ret,
                          const struct merged_opt **ret_bad)
 {
         struct settings s = { .read_ahead = { READ_AHEAD_KEEP, 0 },
@@ -46,7 +46,7 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
         return 0;
 }
 
-int settings_untrusted_drop(struct optlist *cmd, const struct optlist *fstab,
+int plan_drop_untrusted(struct optlist *cmd, const struct optlist *fstab,
                             struct optlist *ret_dropped)
 {
         size_t j = 0;
@@ -56,7 +56,7 @@ int settings_untrusted_drop(struct optlist *cmd, const struct optlist *fstab,
                 const struct opt *o = &cmd->v[i];
                 const struct opt *f = fstab ? optlist_find(fstab, o->name) : NULL;
                 const struct optdef *d = optdef_find(o->name);
-                /* mount_nfs stays, to be refused outright (settings_from_merged()) */
+                /* mount_nfs stays, to be refused outright (plan_settings()) */
                 if (!d || !(d->flags & OPTF_HELPER) || (d->flags & OPTF_NO_CMDLINE) ||
                     (f && streq_ptr(f->value, o->value))) {
                         cmd->v[j++] = *o;

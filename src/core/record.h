@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include "core/merge.h"
+#include "core/mountinfo.h"
 #include "core/opts.h"
 #include "core/readahead.h"
 
@@ -47,5 +48,6 @@ int mount_record_format(const struct mount_record *r, char **ret);
 /* 0, -EINVAL when the header or spec/target lines are missing, -ENOMEM.  Keys of later
  * versions of the helper are skipped; a key an older one did not write stays 0. */
 int mount_record_parse(const char *text, struct mount_record *ret);
-/* The last of fg/bg in the options wins, as in mount.nfs. */
-bool options_bg(const struct optlist *l);
+/* The record `r` is the plan of the mount `m`: same mount point and source, and the same
+ * superblock when the record names one (one rule for the udev mode and status). */
+bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m);

@@ -39,7 +39,7 @@ static int apply_version_opt(const struct opt *o, struct nfs_version *v)
         return 0;
 }
 
-int opt_vers_major(const struct opt *o)
+int nfs_request_opt_major(const struct opt *o)
 {
         struct nfs_version v = { 0, -1 };
         return apply_version_opt(o, &v) > 0 ? v.major : 0;

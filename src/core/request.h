@@ -21,7 +21,7 @@ struct nfs_request {
 };
 
 /* The major version an option sets (vers=3, v4.1 ...); 0 when it sets none. */
-int opt_vers_major(const struct opt *o);
+int nfs_request_opt_major(const struct opt *o);
 
 /*
  * Reads the request from the final option list.  `v4_by_name`: called as mount.nfs4 or with

@@ -13,12 +13,6 @@ static inline void mnt_unref_tablep(struct libmnt_table **t)
         mnt_unref_table(*t);
 }
 
-static inline void fclosep(FILE **f)
-{
-        if (*f)
-                fclose(*f);
-}
-
 /*
  * The mount table p->mountinfo through libmount: read from `fd` when >= 0 (the caller keeps
  * it, e.g. to poll it afterwards), else opened here.  0 or -errno.
