@@ -16,8 +16,7 @@
 
 int claims_dir_open(const struct paths *p)
 {
-        _cleanup_(closep) int run = rundir_open(p);
-        return run < 0 ? run : rundir_subdir(run, CLAIM_SUBDIR);
+        return rundir_open_sub(p, CLAIM_SUBDIR, true);
 }
 
 unsigned long netns_id(const struct paths *p)

@@ -87,17 +87,12 @@ static int create_temp(int dir, const char *base, char **ret)
         return -EEXIST;
 }
 
-int write_file_atomic(const char *path, const char *text, size_t len,
-                      struct chase_refusal *ret_refusal)
+int write_file_atomic_at(int dir, const char *name, const char *text, size_t len)
 {
-        _cleanup_free_ char *base = NULL, *tmp = NULL;
-        struct chase_refusal why;
+        _cleanup_free_ char *tmp = NULL;
+        int fd = create_temp(dir, name, &tmp);
         int r;
 
-        _cleanup_(closep) int dir = open_parent(path, ret_refusal ? ret_refusal : &why, &base);
-        if (dir < 0)
-                return dir;
-        int fd = create_temp(dir, base, &tmp);
         if (fd < 0)
                 return fd;
         r = fchmod(fd, 0644) < 0 ? -errno : write_full(fd, text, len);
@@ -106,11 +101,21 @@ int write_file_atomic(const char *path, const char *text, size_t len,
         if (close(fd) < 0 && r == 0)
                 r = -errno;
         /* relative to the directory checked: a link planted meanwhile changes nothing */
-        if (r == 0 && renameat(dir, tmp, dir, base) < 0)
+        if (r == 0 && renameat(dir, tmp, dir, name) < 0)
                 r = -errno;
         if (r < 0)
                 (void)unlinkat(dir, tmp, 0);
         return r;
+}
+
+int write_file_atomic(const char *path, const char *text, size_t len,
+                      struct chase_refusal *ret_refusal)
+{
+        _cleanup_free_ char *base = NULL;
+        struct chase_refusal why;
+
+        _cleanup_(closep) int dir = open_parent(path, ret_refusal ? ret_refusal : &why, &base);
+        return dir < 0 ? dir : write_file_atomic_at(dir, base, text, len);
 }
 
 int write_full(int fd, const char *buf, size_t len)

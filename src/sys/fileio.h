@@ -23,6 +23,9 @@ struct chase_refusal;
  */
 int write_file_atomic(const char *path, const char *text, size_t len,
                       struct chase_refusal *ret_refusal);
+/* The same in a directory already reached and checked (the records'): `name` in `dir`.  The
+ * one atomic writer: the textfile and the mount records both go through it. */
+int write_file_atomic_at(int dir, const char *name, const char *text, size_t len);
 
 /* Writes all `len` bytes of buf to fd (again after EINTR or a short write).  0 or -errno. */
 int write_full(int fd, const char *buf, size_t len);

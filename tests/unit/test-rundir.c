@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What sys/ trusts in the run directory (sys/rundir.c) and where the records are read from
- * (sys/record.c: records_open_readonly), against a scratch tree with real owners and modes.
+ * What sys/ trusts in the run directory (sys/rundir.c: one rule and one opener for the
+ * writers and the readers of the records, sys/record.c), against a scratch tree with real
+ * owners and modes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +32,12 @@ static int try_open(int (*opener)(const struct paths *), const char *rel)
         return fd >= 0 ? 0 : fd;
 }
 
-#define open_run(rel) try_open(rundir_open, rel)
+static int run_created(const struct paths *p)
+{
+        return rundir_open(p, true);
+}
+
+#define open_run(rel) try_open(run_created, rel)
 #define open_records(rel) try_open(records_open_readonly, rel)
 
 START_TEST(test_rundir_created_and_checked)
@@ -69,18 +75,18 @@ START_TEST(test_rundir_subdir)
 
         if (geteuid() != 0)
                 return;
-        int fd = rundir_open(&p);
+        int fd = rundir_open(&p, true);
         ck_assert_int_ge(fd, 0);
-        int sub = rundir_subdir(fd, "mounts");
+        int sub = rundir_subdir(fd, "mounts", true);
         ck_assert_int_ge(sub, 0);
         close(sub);
         scratch_mkdir("run/theirs", 0755, NOBODY);
-        ck_assert_int_eq(rundir_subdir(fd, "theirs"), -EPERM);
+        ck_assert_int_eq(rundir_subdir(fd, "theirs", true), -EPERM);
         scratch_mkdir("run/open", 0777, 0);
-        ck_assert_int_eq(rundir_subdir(fd, "open"), -EPERM);
+        ck_assert_int_eq(rundir_subdir(fd, "open", true), -EPERM);
         scratch_link("run/link", "mounts", 0);
         /* O_DIRECTORY|O_NOFOLLOW on a link: ENOTDIR */
-        ck_assert_int_eq(rundir_subdir(fd, "link"), -ENOTDIR);
+        ck_assert_int_eq(rundir_subdir(fd, "link", true), -ENOTDIR);
         close(fd);
 }
 END_TEST
@@ -91,8 +97,12 @@ START_TEST(test_records_reader)
 
         if (geteuid() != 0)
                 return;
-        /* a reader creates nothing */
+        /* a reader creates nothing: not the records' directory, not the run directory */
+        struct paths none = paths_at("none");
+        struct mount_record rec;
         ck_assert_int_eq(open_records("none"), -ENOENT);
+        ck_assert_int_eq(record_read(&none, "/mnt", &rec), -ENOENT);
+        ck_assert_int_eq(record_remove(&none, "/mnt"), 0);
         ck_assert(access(scratch_path(p, "none"), F_OK) < 0 && errno == ENOENT);
         scratch_mkdir("run", 0755, 0);
         scratch_mkdir("run/mounts", 0755, 0);
@@ -106,7 +116,8 @@ START_TEST(test_records_reader)
         ck_assert_int_eq(open_records("u"), -EPERM);
         scratch_mkdir("l", 0755, 0);
         scratch_link("l/mounts", "@/run/mounts", 0);
-        ck_assert_int_eq(open_records("l"), -ELOOP);
+        /* the same opener as the writer's (rundir_subdir): O_DIRECTORY|O_NOFOLLOW on a link */
+        ck_assert_int_eq(open_records("l"), -ENOTDIR);
 }
 END_TEST
 
