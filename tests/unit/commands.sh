@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The command table (src/cmd/commands.h) against what a user sees: every listed command of
-# each program in its -h (made from the table) and in its man page's synopsis.
+# each program in its -h (made from the table) and in its man page, and each of the helper's
+# long options among those core/cmdline.c reads.
 # commands.sh COMMANDS_H HELPER NFS_TUNED MANDIR
 set -u
 table=$1 helper=$2 admin=$3 man=$4
@@ -22,6 +23,11 @@ while read -r prog name; do
         ADMIN) bin=$admin page=$man/nfs-tuned.8 ;;
         esac
         "$bin" -h | grep -qE "^  $name( |$)" || { echo "commands: $name is not in $(basename "$bin") -h" >&2; fail=1; }
+        # the helper's long options are read by core/cmdline.c, which picks the row by mode
+        if [ "$prog" = HELPER ] && [[ $name == --* ]]; then
+                grep -qF "{ \"$name\"," "$(dirname "$table")/../core/cmdline.c" ||
+                        { echo "commands: $name is not among core/cmdline.c's long options" >&2; fail=1; }
+        fi
         roff=$(sed 's/-/\\-/g' <<< "$name")
         grep -qF -- "$roff" "$page" || { echo "commands: $name is not in $(basename "$page")" >&2; fail=1; }
 done < <(rows)
