@@ -2,7 +2,8 @@
 /*
  * mount.nfs-tuned: a mount helper in front of nfs-utils' mount.nfs that knows the kernel
  * shares one NFS client (and its nconnect) between every mount of a server endpoint.
- * This file only picks the verb (kmod's tools/kmod.c): each lives in cmd/.
+ * This file only picks the command from the table both programs share (cmd/commands.h, as
+ * kmod's tools/kmod.c): each lives in cmd/.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,44 +12,25 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/commands.h"
 #include "config-build.h"
 #include "shared/log.h"
 
-static int cmd_help(const struct cmd_env *env _unused_)
-{
-        printf(
-            "Usage: mount.nfs-tuned remotetarget dir [-s] [-f] [-n] [-v] [-r] [-w] [-o options]\n"
-            "                       [-t nfs|nfs4] [-N namespace]\n"
-            "       mount.nfs-tuned --check-config | -h | -V\n"
-            "       mount.nfs-tuned --udev-bdi MAJ:MIN [-v]   (run by udev's rule)\n"
-            "\n"
-            "Runs the real mount.nfs with defaults from %s, after checking\n"
-            "that the requested nconnect and sec=krb5* can take effect on the NFS client the\n"
-            "mount will share, and sets the new mount's read-ahead.\n"
-            "\n"
-            "  -f   dry run: decide everything, print the plan with -v, do not mount\n"
-            "  -v   verbose: the endpoint, the clients found, the verdict, the exec line\n"
-            "  -s -n -r -w   passed to mount.nfs\n"
-            "See mount.nfs-tuned(8) and nfs-tuned.conf(5); 'nfs-tuned status' reports what every\n"
-            "NFS mount really got, later (nfs-tuned(8)).\n",
-            CONFIG_PATH);
-        return MNT_EX_SUCCESS;
-}
+static const struct command commands[] = { COMMANDS(COMMAND_ROW, COMMAND_SKIP) };
 
-static int cmd_version(const struct cmd_env *env _unused_)
-{
-        printf("mount.nfs-tuned %s\n", VERSION);
-        return MNT_EX_SUCCESS;
-}
-
-/* One row per verb; cmdline_parse() picks the mode from argv[0] and the options. */
-static int (*const verbs[])(const struct cmd_env *) = {
-        [RUN_MOUNT] = cmd_mount,
-        [RUN_UMOUNT] = cmd_umount,
-        [RUN_HELP] = cmd_help,
-        [RUN_VERSION] = cmd_version,
-        [RUN_CHECK_CONFIG] = cmd_check_config,
-        [RUN_UDEV_BDI] = cmd_udev_bdi,
+static const struct tool helper = {
+        .name = "mount.nfs-tuned",
+        .commands = commands,
+        .n = ELEMENTSOF(commands),
+        .about = "Runs the real mount.nfs with defaults from " CONFIG_PATH ", after checking\n"
+                 "that the requested nconnect and sec=krb5* can take effect on the NFS client the\n"
+                 "mount will share, and sets the new mount's read-ahead.",
+        .details = "Options of a mount:\n"
+                   "  -f   dry run: decide everything, print the plan with -v, do not mount\n"
+                   "  -v   verbose: the endpoint, the clients found, the verdict, the exec line\n"
+                   "  -s -n -r -w   passed to mount.nfs\n"
+                   "See mount.nfs-tuned(8) and nfs-tuned.conf(5); 'nfs-tuned status' reports what\n"
+                   "every NFS mount really got, later (nfs-tuned(8)).\n",
 };
 
 /* A setuid program started with stdin, stdout or stderr closed would hand that number to the
@@ -81,7 +63,8 @@ int main(int argc, char **argv)
         }
         log_set_verbose(cl.verbose);
         paths_init(&p);
-        rc = verbs[cl.mode](&(struct cmd_env){ .cl = &cl, .paths = &p, .argv = argv });
+        rc = commands[cl.mode].run(&(struct cmd_env){
+            .tool = &helper, .cl = &cl, .paths = &p, .argc = argc, .argv = argv });
         paths_done(&p);
         cmdline_done(&cl);
         return rc;

@@ -9,23 +9,28 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd/cmd.h"
+#include "cmd/commands.h"
 #include "cmd/status.h"
-#include "config-build.h"
+#include "shared/macro.h"
 #include "shared/log.h"
 
-static void usage(void)
-{
-        printf(
-            "Usage: nfs-tuned status [options] [MOUNTPOINT | SOURCE]\n"
-            "       nfs-tuned -h | -V\n"
-            "\n"
-            "What every NFS mount of this host really got (nconnect asked against the NFS\n"
-            "client's, live connections and their load, read-ahead against the configuration),\n"
-            "the NFS clients only /proc/fs/nfsfs shows, fstab entries that will fight at the\n"
-            "next boot, and host files that defeat the settings.  Standard output holds the\n"
-            "table (or the JSON, or the pairs) only; the findings, the hidden clients and\n"
-            "whatever could not be read go to standard error.\n"
-            "\n"
+static int cmd_status_verb(const struct cmd_env *env);
+
+static const struct command commands[] = { COMMANDS(COMMAND_SKIP, COMMAND_ROW) };
+
+static const struct tool admin = {
+        .name = "nfs-tuned",
+        .commands = commands,
+        .n = ELEMENTSOF(commands),
+        .about = "What every NFS mount of this host really got (nconnect asked against the NFS\n"
+                 "client's, live connections and their load, read-ahead against the configuration),\n"
+                 "the NFS clients only /proc/fs/nfsfs shows, fstab entries that will fight at the\n"
+                 "next boot, and host files that defeat the settings.  Standard output holds the\n"
+                 "table (or the JSON, or the pairs) only; the findings, the hidden clients and\n"
+                 "whatever could not be read go to standard error.",
+        .details =
+            "Options of status:\n"
             "  -T, --target PATH    the NFS mount that holds PATH\n"
             "  -S, --source SPEC    the mounts of SPEC (server:/export)\n"
             "  -o, --output LIST    the mounts table's columns (+LIST: added to the default)\n"
@@ -38,12 +43,11 @@ static void usage(void)
             "  -u, --notruncate     never cut a column to the terminal's width\n"
             "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
             "                       (atomically; \"-\": standard output) and print nothing\n"
-            "  -h, --help, -V, --version\n"
             "\n"
             "Exit status: 0 nothing found, 1 findings, 2 an error or an input that could not\n"
-            "be read (the answer is not whole).  See nfs-tuned(8).\n");
-        status_print_columns_help();
-}
+            "be read (the answer is not whole).  See nfs-tuned(8).\n",
+        .help_tail = status_print_columns_help,
+};
 
 enum { OPT_PROMETHEUS = 0x100, OPT_OUTPUT_ALL };
 
@@ -65,8 +69,11 @@ static const struct option longopts[] = {
 };
 
 /* The options up to the first argument ("+") or all of them; -1 to go on, or an exit code. */
-static int read_options(int argc, char **argv, const char *optstring, struct status_opts *o)
+static int read_options(const struct cmd_env *env, const char *optstring)
 {
+        struct status_opts *o = env->status;
+        int argc = env->argc;
+        char **argv = env->argv;
         int c;
 
         while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
@@ -82,8 +89,8 @@ static int read_options(int argc, char **argv, const char *optstring, struct sta
                 case 'T': o->target = optarg; break;
                 case 'S': o->source = optarg; break;
                 case OPT_PROMETHEUS: o->prometheus = optarg; break;
-                case 'h': usage(); return STATUS_EX_CLEAN;
-                case 'V': printf("nfs-tuned %s\n", VERSION); return STATUS_EX_CLEAN;
+                case 'h': return commands[ADMIN_HELP].run(env);
+                case 'V': return commands[ADMIN_VERSION].run(env);
                 default:
                         fprintf(stderr, "Try 'nfs-tuned -h'.\n");
                         return STATUS_EX_ERROR;
@@ -109,16 +116,42 @@ static int check_options(const struct status_opts *o)
         return 0;
 }
 
+/* status: the options after the verb too (nfs-tuned status /data -J), one argument. */
+static int cmd_status_verb(const struct cmd_env *env)
+{
+        struct status_opts *o = env->status;
+        int rc;
+
+        if ((rc = read_options(env, OPTSTRING)) >= 0)
+                return rc;
+        if (optind < env->argc)
+                o->mountpoint = env->argv[optind++];
+        if (optind < env->argc) {
+                log_error("unexpected argument '%s': one mount point or source at most; see "
+                          "'nfs-tuned -h'", env->argv[optind]);
+                return STATUS_EX_ERROR;
+        }
+        if (check_options(o) < 0)
+                return STATUS_EX_ERROR;
+        rc = cmd_status(o, env->paths);
+        return rc;
+}
+
 int main(int argc, char **argv)
 {
         struct status_opts o = { 0 };
         struct paths p;
+        struct cmd_env env = { .tool = &admin, .paths = &p, .argc = argc, .argv = argv,
+                               .status = &o };
+        const struct command *c;
         int rc;
 
         log_set_name("nfs-tuned");
-        if ((rc = read_options(argc, argv, "+" OPTSTRING, &o)) >= 0)
+        if ((rc = read_options(&env, "+" OPTSTRING)) >= 0)
                 return rc;
-        if (optind >= argc || strcmp(argv[optind], "status") != 0) {
+        /* the verbs are the table's rows whose name is a word */
+        c = optind < argc && argv[optind][0] != '-' ? tool_command(&admin, argv[optind]) : NULL;
+        if (!c) {
                 if (optind >= argc)
                         log_error("no command given; the command is 'status' (nfs-tuned -h)");
                 else
@@ -126,21 +159,9 @@ int main(int argc, char **argv)
                                   argv[optind]);
                 return STATUS_EX_ERROR;
         }
-        /* options may follow the command and its argument too: nfs-tuned status /data -J */
         optind++;
-        if ((rc = read_options(argc, argv, OPTSTRING, &o)) >= 0)
-                return rc;
-        if (optind < argc)
-                o.mountpoint = argv[optind++];
-        if (optind < argc) {
-                log_error("unexpected argument '%s': one mount point or source at most; see "
-                          "'nfs-tuned -h'", argv[optind]);
-                return STATUS_EX_ERROR;
-        }
-        if (check_options(&o) < 0)
-                return STATUS_EX_ERROR;
         paths_init(&p);
-        rc = cmd_status(&o, &p);
+        rc = c->run(&env);
         paths_done(&p);
         return rc;
 }

@@ -7,11 +7,18 @@
 #include "sys/paths.h"
 #include "sys/program.h"
 
-/* What every verb gets from main(): the parsed command line, the paths, the raw argv. */
+struct tool;
+struct status_opts;
+
+/* What every command gets from main(): its program, the parsed command line (the helper's),
+ * the paths, the raw argv. */
 struct cmd_env {
-        const struct cmdline *cl;
+        const struct tool *tool;
+        const struct cmdline *cl;          /* mount.nfs-tuned */
         struct paths *paths;
+        int argc;
         char **argv;
+        struct status_opts *status;        /* nfs-tuned: the options read before the verb */
 };
 
 /* Each verb returns a mount(8) exit code (MNT_EX_*). */

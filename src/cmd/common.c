@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "shared/log.h"
 #include "sys/conffile.h"
+#include "sys/creds.h"
 
 int open_config_and_program(const struct cmd_env *env, struct config *conf, struct program *prog)
 {
@@ -20,7 +21,7 @@ int open_config_and_program(const struct cmd_env *env, struct config *conf, stru
         }
         /* a root or setuid run trusts only root's files */
         if (load_config(env->paths->vendor_config, env->paths->config,
-                        geteuid() == 0 || paths_privileged_exec(), conf) < 0) {
+                        creds_effective_root() || creds_privileged_exec(), conf) < 0) {
                 log_error("out of memory");
                 return MNT_EX_SYSERR;
         }

@@ -14,6 +14,7 @@
 #include "shared/log.h"
 #include "shared/macro.h"
 #include "sys/claim.h"
+#include "sys/creds.h"
 #include "sys/lock.h"
 
 static void say_unclaimed(const struct mount_ctx *m, int r)
@@ -89,7 +90,7 @@ int mount_claim(struct mount_ctx *m)
 {
         const struct paths *p = m->env->paths;
         struct serialise_input in = { &m->verdict, &m->req, m->primary != NULL,
-                                      m->env->cl->fake, getuid() == 0 };
+                                      m->env->cl->fake, creds_caller_is_root() };
 
         m->serialise = serialise_decide(&in);
         if (!serialise_takes_key(m->serialise)) {

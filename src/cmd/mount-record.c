@@ -7,13 +7,8 @@
 #include "core/record.h"
 #include "core/verify.h"
 #include "shared/log.h"
+#include "sys/creds.h"
 #include "sys/record.h"
-
-static enum setting_origin origin_of(const struct mount_ctx *m, const char *key)
-{
-        const struct merged_opt *o = merged_find(&m->merged, key);
-        return !o ? ORIGIN_NONE : o->from ? ORIGIN_CONFIG : ORIGIN_CMDLINE;
-}
 
 void mount_leave_record(struct mount_ctx *m)
 {
@@ -22,7 +17,7 @@ void mount_leave_record(struct mount_ctx *m)
         int r;
 
         /* as the lock: a user running the setuid helper leaves nothing in root's /run */
-        if (m->env->cl->fake || getuid() != 0)
+        if (m->env->cl->fake || !creds_caller_is_root())
                 return;
         if (m->primary)
                 nfs_addr_to_string(m->primary, abuf);
@@ -32,10 +27,10 @@ void mount_leave_record(struct mount_ctx *m)
                 .server = abuf,
                 .nconnect = verify_expected_nconnect(&m->verdict),
                 .read_ahead = m->set.read_ahead,
-                .bg = options_bg(&m->final),
+                .bg = opt_bg(&m->final),
                 .nconnect_requested = m->req.nconnect,
-                .nconnect_from = origin_of(m, "nconnect"),
-                .read_ahead_from = origin_of(m, "read_ahead_kb"),
+                .nconnect_from = merged_origin(&m->merged, "nconnect", NULL),
+                .read_ahead_from = merged_origin(&m->merged, "read_ahead_kb", NULL),
         };
         memcpy(rec.xprtsec, m->req.xprtsec, sizeof(rec.xprtsec));
         /* nothing depends on it but a later check: the mount goes on */

@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "cmd/mount.h"
-#include "core/messages.h"
+#include "core/verdict.h"
 #include "shared/log.h"
+#include "sys/creds.h"
 
 static void report_endpoint(const struct mount_ctx *m)
 {
@@ -63,8 +64,8 @@ static int report_clients(const struct clients *c, const struct client_match *ma
                 const struct nfs_client *cl = &c->v[i];
                 if (match->rel[i] == CLIENT_OTHER_ADDRESS)
                         continue;
-                _cleanup_free_ char *d = client_describe(cl);
-                _cleanup_free_ char *ms = client_mounts_describe(cl, c);
+                _cleanup_free_ char *d = verdict_describe_client(cl);
+                _cleanup_free_ char *ms = verdict_describe_mounts(cl, c);
                 char nc[32] = "nconnect unknown";
                 if (!d || !ms)
                         return -ENOMEM;
@@ -111,7 +112,7 @@ void report_verdict(const struct verdict *v)
  * or its [global] names the program. */
 static bool plan_hidden(const struct mount_ctx *m)
 {
-        if (!paths_untrusted_caller())
+        if (!creds_untrusted_caller())
                 return false;
         for (size_t i = 0; i < m->merged.napplied; i++)
                 if (!paths_caller_may_read(m->merged.applied[i]->file))

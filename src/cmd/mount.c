@@ -18,14 +18,16 @@
 #include <unistd.h>
 
 #include "cmd/mount.h"
-#include "core/messages.h"
+#include "cmd/survey.h"
 #include "core/hostcheck.h"
-#include "core/opts.h"
+#include "core/verdict.h"
 #include "core/optmap.h"
+#include "core/opts.h"
 #include "core/record.h"
 #include "core/verify.h"
 #include "shared/log.h"
 #include "sys/bdi.h"
+#include "sys/creds.h"
 #include "sys/hostfiles.h"
 #include "sys/mounttable.h"
 #include "sys/record.h"
@@ -48,23 +50,18 @@ static enum stage_result oom(struct mount_ctx *m)
         return stop(m, MNT_EX_SYSERR);
 }
 
-static int enter_namespace(const char *ns)
+static int enter_namespace(struct paths *p, const char *ns)
 {
         char path[PATH_MAX];
-        const char *p = ns;
-        unsigned long pid;
+        int r;
 
-        if (parse_uint(ns, 1, INT_MAX, &pid) == 0) {
-                snprintf(path, sizeof(path), "/proc/%lu/ns/mnt", pid);
-                p = path;
-        }
-        _cleanup_(closep) int fd = open(p, O_RDONLY | O_CLOEXEC);
-        if (fd < 0 || setns(fd, CLONE_NEWNS) < 0) {
-                int r = -errno;
-                log_error("cannot enter the mount namespace %s: %s", p, strerror(-r));
+        if ((r = paths_hold_root(p)) < 0) {
+                log_error("cannot open /: %s", strerror(-r));
                 return r;
         }
-        return 0;
+        if ((r = paths_enter_mount_ns(ns, path)) < 0)
+                log_error("cannot enter the mount namespace %s: %s", path, strerror(-r));
+        return r;
 }
 
 /* The configuration and the program come from the caller's file system, read before -N
@@ -75,7 +72,7 @@ static enum stage_result mount_open(struct mount_ctx *m)
         const struct cmdline *cl = m->env->cl;
         int rc;
 
-        if (cl->ns && paths_privileged_exec()) {
+        if (cl->ns && creds_privileged_exec()) {
                 /* a setuid helper must not enter namespaces for its caller */
                 log_error("-N is only for root: mount(8) passes it for root's mounts");
                 return stop(m, MNT_EX_USAGE);
@@ -85,12 +82,7 @@ static enum stage_result mount_open(struct mount_ctx *m)
         print_config_errors(&m->conf, "fix them: mount.nfs-tuned --check-config");
         if (!cl->ns)
                 return STAGE_NEXT;
-        m->env->paths->rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (m->env->paths->rootfd < 0) {
-                log_error("cannot open /: %s", strerror(errno));
-                return stop(m, MNT_EX_SYSERR);
-        }
-        return enter_namespace(cl->ns) < 0 ? stop(m, MNT_EX_SYSERR) : STAGE_NEXT;
+        return enter_namespace(m->env->paths, cl->ns) < 0 ? stop(m, MNT_EX_SYSERR) : STAGE_NEXT;
 }
 
 /* Bad helper keys on the command line: exit 1, before anything is done. */
@@ -117,9 +109,9 @@ static enum stage_result read_request(struct mount_ctx *m)
                 return oom(m);
         if (nfs_request_parse(&m->requested, m->env->cl->v4_by_name, &m->req, &bad) == 0)
                 return STAGE_NEXT;
-        const struct merged_opt *src = merged_find(&m->merged, bad->name);
+        const struct merged_opt *src;
         char where[PATH_MAX + 32] = " (from the command line)", why[PATH_MAX + 512];
-        if (src && src->from)
+        if (merged_origin(&m->merged, bad->name, &src) == ORIGIN_CONFIG)
                 snprintf(where, sizeof(where), " (from %s:%u)", src->from->file, src->line);
         opt_describe_invalid(why, sizeof(why), bad->name, bad->value, where);
         log_error("refusing to mount: %s", why);
@@ -129,12 +121,18 @@ static enum stage_result read_request(struct mount_ctx *m)
 /* A user's setuid run: the admin's policies are not theirs to loosen (plan.h). */
 static int drop_untrusted_keys(struct mount_ctx *m)
 {
-        _cleanup_free_ char *fstab = NULL;
         _cleanup_(optlist_done) struct optlist f = { 0 }, dropped = { 0 };
-        int r = fstab_options(m->env->paths, m->dir, &fstab);
+        struct read_errors errs = { 0 }; /* an fstab that cannot be used has no entry */
+        struct fstab_nfs *tab = NULL;
+        size_t n = 0;
+        int r = load_fstab_nfs(m->env->paths, true, &tab, &n, &errs);
+        const char *fstab = r < 0 ? NULL : hostcheck_fstab_options(tab, n, m->dir);
 
-        if (r < 0 || (fstab && optlist_parse(&f, fstab) == -ENOMEM) ||
-            settings_untrusted_drop(&m->cmdopts, &f, &dropped) < 0)
+        if (r == 0 && fstab && optlist_parse(&f, fstab) == -ENOMEM)
+                r = -ENOMEM;
+        fstab_nfs_free(tab, n);
+        read_errors_done(&errs);
+        if (r < 0 || plan_drop_untrusted(&m->cmdopts, &f, &dropped) < 0)
                 return -ENOMEM;
         for (size_t i = 0; i < dropped.n; i++)
                 log_warning("%s%s%s on the command line not used: a user's mount takes the "
@@ -166,7 +164,7 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
                 log_error("cannot parse the options '%s': check quotes and commas", cl->opts);
                 return stop(m, MNT_EX_USAGE);
         }
-        if (paths_untrusted_caller() && drop_untrusted_keys(m) < 0)
+        if (creds_untrusted_caller() && drop_untrusted_keys(m) < 0)
                 return oom(m);
         m->naddrs = resolve_host(m->spec.host, AF_UNSPEC, m->addrs);
         if (m->naddrs < 0) {
@@ -177,7 +175,7 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
         struct match_input in = { m->spec.host, m->addrs, (size_t)m->naddrs, m->dir };
         if (config_merge(&m->conf, &m->cmdopts, &in, cl->v4_by_name, &m->merged) < 0)
                 return oom(m);
-        if (settings_from_merged(&m->merged, &m->set, &bad) < 0)
+        if (plan_settings(&m->merged, &m->set, &bad) < 0)
                 return refuse_settings(m, bad);
         if (read_request(m) != STAGE_NEXT)
                 return STAGE_STOP;
@@ -191,7 +189,7 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
 int mount_rundir(struct mount_ctx *m)
 {
         if (!m->rundir_opened) {
-                m->rundir = rundir_open(m->env->paths);
+                m->rundir = rundir_open(m->env->paths, true);
                 m->rundir_opened = true;
         }
         return m->rundir;
@@ -212,7 +210,7 @@ int mount_scan(struct mount_ctx *m)
         struct scan_filter f = { m->addrs, m->primary ? 1 : 0, -1 };
         if (m->primary)
                 f.addrs = m->primary;
-        int r = load_clients(p, &f, &m->clients, &m->sbs, &m->nsbs, &nfsfs);
+        int r = survey_clients(p, &f, &m->clients, &m->sbs, &m->nsbs, &nfsfs);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -238,10 +236,10 @@ int mount_decide_verdict(struct mount_ctx *m)
         client_match_done(&m->match);
         if (m->primary && clients_classify(&m->clients, &m->req, m->primary, &m->match) < 0)
                 return -ENOMEM;
-        const struct merged_opt *nc = merged_find(&m->merged, "nconnect");
         struct policy_input pin = {
                 .req = &m->req,
-                .nconnect_from_config = nc && nc->from,
+                .nconnect_from_config =
+                    merged_origin(&m->merged, "nconnect", NULL) == ORIGIN_CONFIG,
                 .match = &m->match,
                 .nconnect_policy = m->set.nconnect_policy,
                 .krb5_policy = m->set.krb5_policy,
@@ -393,7 +391,7 @@ static enum stage_result unmount_lacking_tls(struct mount_ctx *m)
         else
                 log_error("unmounted %s: it did not get the TLS it asked for", m->dir);
         /* as mount_leave_record(): only root's run left one */
-        if (!m->env->cl->fake && getuid() == 0)
+        if (!m->env->cl->fake && creds_caller_is_root())
                 (void)record_remove(m->env->paths, m->dir);
         return stop(m, MNT_EX_FAIL);
 }
@@ -406,7 +404,7 @@ static enum stage_result mount_verify(struct mount_ctx *m)
         int r = find_mount(m->env->paths, m->dir, &m->newm);
 
         if (r < 0) {
-                if (options_bg(&m->final))
+                if (opt_bg(&m->final))
                         /* mount.nfs went on retrying in the background */
                         log_info(
                             "bg: the mount is not there yet; not verified, read-ahead not set");
@@ -421,8 +419,8 @@ static enum stage_result mount_verify(struct mount_ctx *m)
         struct clients other = { 0 };
         struct nfsfs_status st;
         if (m->primary && !nfs_addr_equal(&m->newm.addr, m->primary) &&
-            load_clients(m->env->paths, &(struct scan_filter){ &m->newm.addr, 1, m->newm.id },
-                         &other, NULL, NULL, &st) == 0)
+            survey_clients(m->env->paths, &(struct scan_filter){ &m->newm.addr, 1, m->newm.id },
+                           &other, NULL, NULL, &st) == 0)
                 before = &other;
         struct verify_result v =
             verify_mount(&m->newm, &m->verdict, m->primary, before, m->set.tls_policy);
@@ -444,7 +442,7 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
         struct read_ahead_plan plan = read_ahead_plan(&m->set.read_ahead, m->newm.dev,
                                                       m->newm.rsize, m->sbs, m->nsbs);
         unsigned maj = major(m->newm.dev), min = minor(m->newm.dev);
-        unsigned long old = 0, now = 0, page_kb = (unsigned long)sysconf(_SC_PAGESIZE) / 1024;
+        unsigned long old = 0, now = 0, page_kb = bdi_page_kb();
         long waited = 0;
         int r;
 

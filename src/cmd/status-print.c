@@ -610,52 +610,49 @@ int status_print(const struct status_opts *o, const struct status_report *rep,
 
 /* --- the Prometheus textfile -------------------------------------------------------------- */
 
-struct prom_args {
-        const struct status_report *rep;
-        const struct clients *c;
-        const struct status_inputs *in;
-};
-
-/*
- * The text is made in memory, then written with one fwrite and flushed here, so a write error
- * (ENOSPC) is read from errno where it happened, not as stdio's bare error flag.
- */
-static int fill_prom(FILE *f, void *arg)
+/* The textfile as the core formats it (core/statusprom.c): the whole text, or NULL when out
+ * of memory. */
+static char *prom_text(const struct status_report *rep, const struct clients *c,
+                       const struct status_inputs *in, size_t *ret_len)
 {
-        const struct prom_args *a = arg;
-        _cleanup_free_ char *text = NULL;
-        size_t len = 0;
-        FILE *mem = open_memstream(&text, &len);
-        int r;
+        struct strbuf b = { 0 };
 
-        if (!mem)
-                return -ENOMEM;
-        r = a->rep ? status_prometheus(mem, a->rep, a->c, a->in, VERSION) :
-                     status_prometheus_failed(mem, a->in, VERSION);
-        if (fclose(mem) != 0 || !text)
-                return -ENOMEM;
-        if (r < 0)
-                return r;
+        if (rep)
+                (void)status_prometheus(&b, rep, c, in, VERSION);
+        else
+                (void)status_prometheus_failed(&b, in, VERSION);
+        return strbuf_steal(&b, ret_len);
+}
+
+/* One fwrite and a flush, so a write error (ENOSPC, EPIPE) is read from errno where it
+ * happened, not as stdio's bare error flag. */
+static int print_prom(const char *text, size_t len)
+{
         errno = 0;
-        if (fwrite(text, 1, len, f) != len || fflush(f) != 0)
-                return errno ? -errno : -EIO;
+        if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+                int r = errno ? -errno : -EIO;
+                log_error("cannot write to standard output: %s", strerror(-r));
+                return r;
+        }
         return 0;
 }
 
 int status_write_prometheus(const char *file, const struct status_report *rep,
                             const struct clients *c, const struct status_inputs *in)
 {
-        struct prom_args a = { rep, c, in };
+        size_t len;
+        _cleanup_free_ char *text = prom_text(rep, c, in, &len);
         int r;
 
-        if (streq(file, "-")) {
-                if ((r = fill_prom(stdout, &a)) < 0)
-                        log_error("cannot write to standard output: %s", strerror(-r));
-                return r;
+        if (!text) {
+                log_error("out of memory");
+                return -ENOMEM;
         }
+        if (streq(file, "-"))
+                return print_prom(text, len);
         struct chase_refusal why;
         char desc[PATH_MAX + 256];
-        if ((r = write_file_atomic(file, fill_prom, &a, &why)) == -EPERM && why.where[0]) {
+        if ((r = write_file_atomic(file, text, len, &why)) == -EPERM && why.where[0]) {
                 chase_describe(&why, desc, sizeof(desc));
                 log_error("refusing to write %s: %s", file, desc);
         } else if (r < 0)

@@ -7,6 +7,7 @@
  * with a hole in it never passes for an all-clear.
  */
 #include "cmd/status.h"
+#include "cmd/survey.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -22,6 +23,7 @@
 #include "shared/macro.h"
 #include "sys/bdi.h"
 #include "sys/conffile.h"
+#include "sys/creds.h"
 #include "sys/hostfiles.h"
 #include "sys/mounttable.h"
 #include "sys/record.h"
@@ -82,15 +84,6 @@ static int add_read_errors(struct status_inputs *in, enum status_input which,
         return r;
 }
 
-/* The options of the last fstab entry on `target`. */
-static const char *fstab_options_of(const struct status_ctx *s, const char *target)
-{
-        for (size_t i = s->nfstab; i-- > 0;)
-                if (streq(s->fstab[i].target, target))
-                        return s->fstab[i].options;
-        return NULL;
-}
-
 /* The records' directory; a missing one has no record to give. */
 static int open_records(struct status_ctx *s)
 {
@@ -142,7 +135,7 @@ static int gather_one(struct status_ctx *s, int dir, size_t i)
                                                    "comes from fstab only",
                                                    m->target, strerror(-r)) < 0)
                 return -ENOMEM;
-        f->fstab_options = fstab_options_of(s, m->target);
+        f->fstab_options = hostcheck_fstab_options(s->fstab, s->nfstab, m->target);
         f->stats = s->stats_read ? mountstats_take(&s->stats, m->target) : NULL;
         live_transports(s, m, f);
         if (s->stats_read && !f->stats &&
@@ -212,11 +205,11 @@ static int check_host(struct status_ctx *s)
         int r;
 
         if ((r = load_udev_rules(s->p, NULL, &rules, &nrules, &ue)) == 0)
-                r = status_check_udev(rules, nrules, &s->rep);
+                r = hostcheck_udev(rules, nrules, &s->rep);
         udev_rules_free(rules, nrules);
         if (r == 0 && (r = load_nfsmount_conf(s->p, &nmc, &nnmc, &ne)) == 0)
                 for (size_t i = 0; i < nnmc && r == 0; i++)
-                        r = status_check_nfsmount_conf(nmc[i].path, nmc[i].text, &s->rep);
+                        r = hostcheck_nfsmount_conf(nmc[i].path, nmc[i].text, &s->rep);
         text_files_free(nmc, nnmc);
         if (r == 0)
                 r = add_read_errors(&s->in, IN_UDEV_RULES, &ue,
@@ -278,7 +271,7 @@ static int mountinfo_problems(struct status_ctx *s)
 static int load_kernel_view(struct status_ctx *s)
 {
         struct nfsfs_status nfsfs = { 0 };
-        int r = load_clients(s->p, NULL, &s->clients, NULL, NULL, &nfsfs);
+        int r = survey_clients(s->p, NULL, &s->clients, NULL, NULL, &nfsfs);
 
         if (r < 0) {
                 log_error("cannot read the mount table %s: %s", s->p->mountinfo, strerror(-r));
@@ -318,15 +311,14 @@ static int load_kernel_view(struct status_ctx *s)
 static int status_run(struct status_ctx *s)
 {
         struct read_errors fe = { 0 };
-        long page = sysconf(_SC_PAGESIZE);
         int r;
 
         /* as the mount path: a root run trusts only root's files */
-        if (load_config(s->p->vendor_config, s->p->config, geteuid() == 0, &s->conf) < 0)
+        if (load_config(s->p->vendor_config, s->p->config, creds_effective_root(), &s->conf) < 0)
                 return -ENOMEM;
         if ((r = load_kernel_view(s)) < 0)
                 return r;
-        r = load_fstab_nfs(s->p, &s->fstab, &s->nfstab, &fe);
+        r = load_fstab_nfs(s->p, false, &s->fstab, &s->nfstab, &fe);
         if (r == 0)
                 r = add_read_errors(&s->in, IN_FSTAB, &fe, "REQ from fstab and "
                                     "fstab-nconnect-conflict are not checked for it");
@@ -334,9 +326,9 @@ static int status_run(struct status_ctx *s)
         if (r < 0 || gather_facts(s) < 0 || resolve_fstab(s) < 0)
                 return -ENOMEM;
         if (status_analyse_mounts(&s->clients, s->facts, &s->conf,
-                                  page > 0 ? (unsigned long)page / 1024 : 4, &s->rep) < 0 ||
+                                  bdi_page_kb(), &s->rep) < 0 ||
             config_findings(s) < 0 ||
-            status_check_fstab(s->fstab, s->nfstab, &s->conf, &s->rep) < 0 || check_host(s) < 0)
+            hostcheck_fstab(s->fstab, s->nfstab, &s->conf, &s->rep) < 0 || check_host(s) < 0)
                 return -ENOMEM;
         return 0;
 }

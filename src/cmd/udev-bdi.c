@@ -14,12 +14,13 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "core/bdievent.h"
 #include "core/opts.h"
-#include "core/udevbdi.h"
-#include "core/messages.h"
+#include "core/verdict.h"
 #include "shared/log.h"
 #include "sys/bdi.h"
 #include "sys/conffile.h"
+#include "sys/creds.h"
 #include "sys/record.h"
 
 /* How long an NFS volume's mountinfo line is waited for: in the lab it was there at the
@@ -93,7 +94,7 @@ static void log_bg_tls(const struct nfs_mount *m, const struct mount_record *rec
                   m->target, m->source, rec->xprtsec, *rec->server ? rec->server : "(unresolved)",
                   tls_level_of(m->xprtsec) == TLS_NONE ? "no TLS" : "xprtsec=",
                   tls_level_of(m->xprtsec) == TLS_NONE ? "" : m->xprtsec,
-                  tls_lacking_words(tls_level_of(rec->xprtsec), tls_level_of(m->xprtsec)));
+                  verdict_tls_lacking(tls_level_of(rec->xprtsec), tls_level_of(m->xprtsec)));
 }
 
 /* The decision for an NFS bdi; prints the value for udev.  0 (a value) or UDEV_NO_CHANGE. */
@@ -139,8 +140,8 @@ int cmd_udev_bdi(const struct cmd_env *env)
 
         /* udev runs it as root; through the setuid binary anyone else could put lines that
          * say they are root's in syslog */
-        if (getuid() != 0) {
-                log_error("--udev-bdi is for udev (run as root), not uid %u", (unsigned)getuid());
+        if (!creds_caller_is_root()) {
+                log_error("--udev-bdi is for udev (run as root), not uid %u", creds_caller_uid());
                 return MNT_EX_USAGE;
         }
         log_open_syslog("nfs-tuned");

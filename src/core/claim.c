@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/claim.h"
+#include "core/optmap.h"
 
 #include <errno.h>
 #include <limits.h>

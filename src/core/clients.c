@@ -231,7 +231,7 @@ static bool switch_serves(const struct rpc_switch *sw, const struct client_key *
 }
 
 /* The hidden clients of one endpoint (the first hidden client's): their count if known. */
-static unsigned hidden_count(const struct clients *c, const struct client_key *k,
+static unsigned hidden_nconnect(const struct clients *c, const struct client_key *k,
                              const struct rpc_switch *sw, size_t n)
 {
         unsigned vals[64];
@@ -277,11 +277,11 @@ static unsigned hidden_count(const struct clients *c, const struct client_key *k
         return left == hidden ? count : 0;
 }
 
-void clients_count_hidden(struct clients *c, const struct rpc_switch *sw, size_t n)
+void clients_hidden_nconnect(struct clients *c, const struct rpc_switch *sw, size_t n)
 {
         for (size_t j = 0; j < c->n; j++)
                 if (c->v[j].hidden && !c->v[j].nconnect)
-                        c->v[j].nconnect = hidden_count(c, &c->v[j].key, sw, n);
+                        c->v[j].nconnect = hidden_nconnect(c, &c->v[j].key, sw, n);
 }
 
 static bool version_matches(struct nfs_version have, struct nfs_version want)

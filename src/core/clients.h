@@ -99,7 +99,7 @@ struct rpc_switch {
  * are the hidden ones'; when they are as many as the hidden clients there and agree, that is
  * their nconnect.  Otherwise it stays unknown (0).
  */
-void clients_count_hidden(struct clients *c, const struct rpc_switch *sw, size_t n);
+void clients_hidden_nconnect(struct clients *c, const struct rpc_switch *sw, size_t n);
 
 /*
  * The TLS sharing model (doc/DESIGN.md "TLS and sharing"): the one place that says what the

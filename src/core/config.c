@@ -78,16 +78,6 @@ const char *section_kind_to_string(enum section_kind k)
         return "?";
 }
 
-bool profile_name_valid(const char *s)
-{
-        if (!s || !*s)
-                return false;
-        for (const char *p = s; *p; p++)
-                if (!isalnum((unsigned char)*p) && !strchr("-_.", *p))
-                        return false;
-        return true;
-}
-
 static char *strip(char *s)
 {
         while (isspace((unsigned char)*s))
@@ -187,8 +177,8 @@ static const char *check_value(const struct conf_section *s, const char *key, co
                 return d->hint;
         if (streq(key, "profile") && s->kind == SECTION_PROFILE)
                 return "a profile cannot name another profile";
-        if (d && d->check) {
-                bad = d->check(value) < 0;
+        if (d && (d->check || d->max)) {
+                bad = optdef_check(d, value) < 0;
         } else if (value && !*value && !(d && (d->flags & OPTF_REQUEST))) {
                 return "empty value";
         } else {

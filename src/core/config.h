@@ -54,5 +54,3 @@ int config_check_profiles(struct config *c);
 /* The last value of `key` in the [global] sections, or `def`. */
 const char *config_global_value(const struct config *c, const char *key, const char *def);
 const char *section_kind_to_string(enum section_kind k);
-/* Letters, digits, '-', '_' and '.'. */
-bool profile_name_valid(const char *s);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/escape.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,21 +62,21 @@ char *escape_text(const char *text, int flags)
         return buf;
 }
 
-void prom_write_label_value(FILE *out, const char *value)
+void prom_label_value(struct strbuf *out, const char *value)
 {
         const unsigned char *p = (const unsigned char *)(value ? value : "");
 
-        fputc('"', out);
+        strbuf_add(out, "\"", 1);
         while (*p) {
                 size_t n = keep(p, ESCAPE_UTF8);
                 if (n == 0)
-                        fprintf(out, "\\\\x%02x", *p++);
+                        strbuf_printf(out, "\\\\x%02x", *p++);
                 else if (*p == '\\' || *p == '"')
-                        fprintf(out, "\\%c", *p++);
+                        strbuf_printf(out, "\\%c", *p++);
                 else {
-                        fwrite(p, 1, n, out);
+                        strbuf_add(out, (const char *)p, n);
                         p += n;
                 }
         }
-        fputc('"', out);
+        strbuf_add(out, "\"", 1);
 }

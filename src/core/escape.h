@@ -2,7 +2,9 @@
 #pragma once
 
 #include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
+
+#include "core/strbuf.h"
 
 /*
  * One rule for text that came from outside (a mount point, a spec, a config line) on its way
@@ -24,4 +26,4 @@ size_t utf8_sequence_length(const unsigned char *s);
  * A Prometheus label value, quoted: escape_text(ESCAPE_UTF8), then the text format's own
  * escapes of backslash and double quote.
  */
-void prom_write_label_value(FILE *out, const char *value);
+void prom_label_value(struct strbuf *out, const char *value);

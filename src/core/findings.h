@@ -3,8 +3,8 @@
 
 #include <stddef.h>
 
-#include "shared/log.h"
 #include "shared/macro.h"
+#include "shared/severity.h"
 
 struct finding {
         enum severity sev;

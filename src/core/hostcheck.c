@@ -82,7 +82,7 @@ static int plan_entry(const struct fstab_nfs *e, const struct config *conf, stru
                 goto out;
         struct match_input in = { spec.host, e->addr, e->addr ? 1 : 0, e->target };
         if ((r = config_merge(conf, &opts, &in, v4, &merged)) < 0 ||
-            settings_from_merged(&merged, &set, NULL) < 0 ||
+            plan_settings(&merged, &set, NULL) < 0 ||
             (r = plan_options(&merged, NULL, &requested)) < 0)
                 goto out;
         if (nfs_request_parse(&requested, v4, &req, &bad) < 0) {
@@ -183,7 +183,7 @@ static int fstab_entry_findings(struct status_report *rep, const struct fstab_nf
         return fp[most].nconnect > 1 ? fstab_krb5(rep, v, fp, i, most) : 0;
 }
 
-int status_check_fstab(const struct fstab_nfs *v, size_t n, const struct config *conf,
+int hostcheck_fstab(const struct fstab_nfs *v, size_t n, const struct config *conf,
                        struct status_report *rep)
 {
         struct fstab_plan *fp = n ? calloc(n, sizeof(*fp)) : NULL;
@@ -260,7 +260,7 @@ static int udev_one(const struct udev_rule_file *f, struct status_report *rep)
         return 0;
 }
 
-int status_check_udev(const struct udev_rule_file *v, size_t n, struct status_report *rep)
+int hostcheck_udev(const struct udev_rule_file *v, size_t n, struct status_report *rep)
 {
         int r = 0;
 
@@ -394,7 +394,7 @@ static void nfsmount_key(struct nfsmount_section *s, const char *line)
                  (int)strcspn(k, "\n"), k);
 }
 
-int status_check_nfsmount_conf(const char *file, const char *text, struct status_report *rep)
+int hostcheck_nfsmount_conf(const char *file, const char *text, struct status_report *rep)
 {
         struct nfsmount_section s = { .kind = "NFSMount_Global_Options" };
         unsigned lineno = 0;
@@ -419,4 +419,12 @@ int status_check_nfsmount_conf(const char *file, const char *text, struct status
                 s.line = lineno;
         }
         return r == 0 ? nfsmount_flush(file, &s, rep) : r;
+}
+
+const char *hostcheck_fstab_options(const struct fstab_nfs *v, size_t n, const char *target)
+{
+        for (size_t i = n; i-- > 0;)
+                if (streq(v[i].target, target))
+                        return v[i].options;
+        return NULL;
 }

@@ -23,12 +23,16 @@ struct fstab_nfs {
         const struct nfs_addr *addr;   /* the address mount.nfs will use; NULL: unresolved */
 };
 
+/* The options of the last entry on `target` (mount(8) and systemd take the last); NULL when
+ * none. */
+const char *hostcheck_fstab_options(const struct fstab_nfs *v, size_t n, const char *target);
+
 /*
  * Entries that will share one NFS client (the kernel's key, with the config's defaults the
  * helper adds) but ask for different nconnect, or mix sec=krb5* with more than one
  * connection.  0 or -ENOMEM.
  */
-int status_check_fstab(const struct fstab_nfs *v, size_t n, const struct config *conf,
+int hostcheck_fstab(const struct fstab_nfs *v, size_t n, const struct config *conf,
                        struct status_report *rep);
 
 /* nfs-tuned's udev rule and nfs-utils' (udev sorts rule files by name across directories). */
@@ -46,7 +50,7 @@ struct udev_rule_file {
 
 /* Rules that mask or shadow nfs-tuned's or nfs-utils' rule, or write read_ahead_kb after
  * nfs-tuned's.  0 or -ENOMEM. */
-int status_check_udev(const struct udev_rule_file *v, size_t n, struct status_report *rep);
+int hostcheck_udev(const struct udev_rule_file *v, size_t n, struct status_report *rep);
 
 /* Whether nfs-tuned's rule is the last word of udev on a new bdi's read_ahead_kb. */
 enum udev_rule_state {
@@ -76,4 +80,4 @@ bool udev_rule_writes_read_ahead(const char *text);
  * sections, and global options that decide the NFS client (nconnect, vers, sec, proto, port,
  * xprtsec), which mount.nfs adds after the helper decided.  0 or -ENOMEM.
  */
-int status_check_nfsmount_conf(const char *file, const char *text, struct status_report *rep);
+int hostcheck_nfsmount_conf(const char *file, const char *text, struct status_report *rep);

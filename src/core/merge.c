@@ -124,7 +124,7 @@ static int merge_section(struct merged *m, const struct conf_section *s, bool v4
         for (size_t oi = s->opts.n; oi > 0; oi--) {
                 const struct opt *o = &s->opts.v[oi - 1];
                 unsigned line = s->opt_lines[oi - 1];
-                int major = opt_vers_major(o);
+                int major = nfs_request_opt_major(o);
                 if (merged_has_group(m, opt_group(o->name)))
                         r = merged_note(
                             m, "%s:%u: %s not used: set at a higher level or by a later line",
@@ -212,4 +212,14 @@ int config_merge(const struct config *c, const struct optlist *cmdline,
 fail:
         merged_done(&m);
         return r;
+}
+
+enum setting_origin merged_origin(const struct merged *m, const char *name,
+                                  const struct merged_opt **ret)
+{
+        const struct merged_opt *o = merged_find(m, name);
+
+        if (ret)
+                *ret = o;
+        return !o ? ORIGIN_NONE : o->from ? ORIGIN_CONFIG : ORIGIN_CMDLINE;
 }

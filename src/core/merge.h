@@ -50,3 +50,13 @@ void merged_done(struct merged *m);
 int config_merge(const struct config *c, const struct optlist *cmdline,
                  const struct match_input *in, bool v4_only, struct merged *ret);
 const struct merged_opt *merged_find(const struct merged *m, const char *name);
+
+/* Where a setting came from (ORIGIN_UNKNOWN: a record that does not say). */
+enum setting_origin { ORIGIN_UNKNOWN, ORIGIN_NONE, ORIGIN_CMDLINE, ORIGIN_CONFIG };
+/*
+ * Where option `name` of the merge came from: ORIGIN_NONE (not set), ORIGIN_CMDLINE or
+ * ORIGIN_CONFIG; its merged option in *ret (NULL when not set), when given.  The one lookup
+ * of an option's origin: the policy, the record and status read it here.
+ */
+enum setting_origin merged_origin(const struct merged *m, const char *name,
+                                  const struct merged_opt **ret);

@@ -1,15 +1,29 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/optmap.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
-#include <strings.h>
 
-#include "core/config.h"
-#include "core/policy.h"
+#include "core/opts.h"
 #include "core/readahead.h"
-#include "core/request.h"
+#include "core/version.h"
 #include "shared/macro.h"
+
+int policy_parse(const char *s, enum policy *ret)
+{
+        if (!s)
+                return -EINVAL;
+        if (streq(s, "warn"))
+                *ret = POLICY_WARN;
+        else if (streq(s, "refuse"))
+                *ret = POLICY_REFUSE;
+        else if (streq(s, "follow"))
+                *ret = POLICY_FOLLOW;
+        else
+                return -EINVAL;
+        return 0;
+}
 
 static int check_read_ahead(const char *v)
 {
@@ -37,6 +51,16 @@ static int check_tls_policy(const char *v)
         return policy_parse(v, &p) < 0 || p == POLICY_FOLLOW ? -EINVAL : 0;
 }
 
+bool profile_name_valid(const char *s)
+{
+        if (!s || !*s)
+                return false;
+        for (const char *p = s; *p; p++)
+                if (!isalnum((unsigned char)*p) && !strchr("-_.", *p))
+                        return false;
+        return true;
+}
+
 static int check_profile(const char *v)
 {
         return profile_name_valid(v) ? 0 : -EINVAL;
@@ -52,51 +76,81 @@ static int check_absolute_path(const char *v)
         return v && v[0] == '/' ? 0 : -EINVAL;
 }
 
+static int check_version(const char *v)
+{
+        struct nfs_version nv;
+        return nfs_version_parse(v, &nv);
+}
+
+static int check_xprtsec(const char *v)
+{
+        return v && (streq(v, "none") || streq(v, "tls") || streq(v, "mtls")) ? 0 : -EINVAL;
+}
+
+static int check_not_empty(const char *v)
+{
+        return v && *v ? 0 : -EINVAL;
+}
+
 #define VERS_HINT "3, 4, 4.0, 4.1 or 4.2"
+
+/* A row: name, group, flags, check, hint; a number option's row adds its range. */
+#define ROW(name, group, flags, check, hint) { name, group, flags, check, hint, 0, 0 }
+#define NUMBER(name, group, flags, check, hint, min, max) \
+        { name, group, flags, check, hint, min, max }
+/* "noX" and "X" are one choice, each a row (libmount's optmap lists each opposite). */
+#define OPPOSITE(x) ROW("no" #x, #x, 0, NULL, NULL), ROW(#x, #x, 0, NULL, NULL)
 
 static const struct optdef optmap[] = {
         /* the helper's own keys */
-        { "read_ahead_kb", NULL, OPTF_HELPER, check_read_ahead,
-          "a size in KiB (15360), a multiple of rsize (15x) or keep" },
-        { "nconnect_policy", NULL, OPTF_HELPER, check_nconnect_policy, "warn, refuse or follow" },
-        { "krb5_policy", NULL, OPTF_HELPER, check_krb5_policy, "warn or refuse" },
-        { "tls_policy", NULL, OPTF_HELPER, check_tls_policy, "refuse or warn" },
-        { "mount_nfs", NULL, OPTF_HELPER | OPTF_GLOBAL_ONLY | OPTF_NO_CMDLINE, check_absolute_path,
-          "an absolute path" },
-        { "profile", NULL, OPTF_HELPER, check_profile, "the name of a [profile] section" },
-        { "shared_client_names", NULL, OPTF_HELPER, check_names_policy, "warn or ignore" },
+        ROW("read_ahead_kb", NULL, OPTF_HELPER, check_read_ahead,
+            "a size in KiB (15360), a multiple of rsize (15x) or keep"),
+        ROW("nconnect_policy", NULL, OPTF_HELPER, check_nconnect_policy, "warn, refuse or follow"),
+        ROW("krb5_policy", NULL, OPTF_HELPER, check_krb5_policy, "warn or refuse"),
+        ROW("tls_policy", NULL, OPTF_HELPER, check_tls_policy, "refuse or warn"),
+        ROW("mount_nfs", NULL, OPTF_HELPER | OPTF_GLOBAL_ONLY | OPTF_NO_CMDLINE,
+            check_absolute_path, "an absolute path"),
+        ROW("profile", NULL, OPTF_HELPER, check_profile, "the name of a [profile] section"),
+        ROW("shared_client_names", NULL, OPTF_HELPER, check_names_policy, "warn or ignore"),
         /* what the request reads (the client key, nconnect, sec) */
-        { "nconnect", NULL, OPTF_REQUEST, NULL, "a number from 1 to " STRINGIFY(NCONNECT_MAX) },
-        { "vers", NULL, OPTF_REQUEST, NULL, VERS_HINT },
-        { "nfsvers", "vers", OPTF_REQUEST, NULL, VERS_HINT },
-        { "minorversion", "vers", OPTF_REQUEST, NULL, "0, 1 or 2" },
-        { "v2", "vers", OPTF_REQUEST, NULL, NULL },
-        { "v3", "vers", OPTF_REQUEST, NULL, NULL },
-        { "v4", "vers", OPTF_REQUEST, NULL, NULL },
-        { "v4.0", "vers", OPTF_REQUEST, NULL, NULL },
-        { "v4.1", "vers", OPTF_REQUEST, NULL, NULL },
-        { "v4.2", "vers", OPTF_REQUEST, NULL, NULL },
-        { "proto", NULL, OPTF_REQUEST, NULL, "tcp, tcp6, udp, udp6, rdma or rdma6" },
-        { "tcp", "proto", OPTF_REQUEST, NULL, NULL },
-        { "udp", "proto", OPTF_REQUEST, NULL, NULL },
-        { "rdma", "proto", OPTF_REQUEST, NULL, NULL },
-        { "port", NULL, OPTF_REQUEST, NULL, "a port number from 0 to 65535" },
-        { "xprtsec", NULL, OPTF_REQUEST, NULL, "none, tls or mtls" },
-        { "sec", NULL, OPTF_REQUEST, NULL, "a flavour such as sys, krb5, krb5i or krb5p" },
-        { "addr", NULL, OPTF_IGNORED, NULL,
-          "addr= is set by mount.nfs from the resolved server name and ignored" },
-        /* synonyms and opposites (nfs(5)) */
-        { "soft", "hard", 0, NULL, NULL },
-        { "softerr", "hard", 0, NULL, NULL },
-        { "softreval", "softreval", 0, NULL, NULL },
-        { "ro", "rw", 0, NULL, NULL },
-        { "actimeo", "actimeo", 0, NULL, NULL },
-        { "retry", "retry", 0, NULL, NULL },
-        { "bg", "fg", 0, NULL, NULL },
-        { "lookupcache", "lookupcache", 0, NULL, NULL },
-        { "async", "sync", 0, NULL, NULL },
+        NUMBER("nconnect", NULL, OPTF_REQUEST, NULL,
+               "a number from 1 to " STRINGIFY(NCONNECT_MAX), 1, NCONNECT_MAX),
+        ROW("vers", NULL, OPTF_REQUEST, check_version, VERS_HINT),
+        ROW("nfsvers", "vers", OPTF_REQUEST, check_version, VERS_HINT),
+        NUMBER("minorversion", "vers", OPTF_REQUEST, NULL, "0, 1 or 2", 0, NFS4_MINOR_MAX),
+        ROW("v2", "vers", OPTF_REQUEST, NULL, NULL),
+        ROW("v3", "vers", OPTF_REQUEST, NULL, NULL),
+        ROW("v4", "vers", OPTF_REQUEST, NULL, NULL),
+        ROW("v4.0", "vers", OPTF_REQUEST, NULL, NULL),
+        ROW("v4.1", "vers", OPTF_REQUEST, NULL, NULL),
+        ROW("v4.2", "vers", OPTF_REQUEST, NULL, NULL),
+        ROW("proto", NULL, OPTF_REQUEST, NULL, "tcp, tcp6, udp, udp6, rdma or rdma6"),
+        ROW("tcp", "proto", OPTF_REQUEST, NULL, NULL),
+        ROW("udp", "proto", OPTF_REQUEST, NULL, NULL),
+        ROW("rdma", "proto", OPTF_REQUEST, NULL, NULL),
+        /* 0 included: "any port", which mount.nfs strips like 2049 */
+        NUMBER("port", NULL, OPTF_REQUEST, NULL, "a port number from 0 to 65535", 0, 65535),
+        ROW("xprtsec", NULL, OPTF_REQUEST, check_xprtsec, "none, tls or mtls"),
+        ROW("sec", NULL, OPTF_REQUEST, check_not_empty,
+            "a flavour such as sys, krb5, krb5i or krb5p"),
+        ROW("addr", NULL, OPTF_IGNORED, NULL,
+            "addr= is set by mount.nfs from the resolved server name and ignored"),
+        /* synonyms (nfs(5)) */
+        ROW("soft", "hard", 0, NULL, NULL),
+        ROW("softerr", "hard", 0, NULL, NULL),
+        ROW("ro", "rw", 0, NULL, NULL),
+        ROW("bg", "fg", 0, NULL, NULL),
+        ROW("async", "sync", 0, NULL, NULL),
+        /* opposites: nfs(5)'s, then mount(8)'s for every file system */
+        OPPOSITE(ac), OPPOSITE(acl), OPPOSITE(cto), OPPOSITE(fsc), OPPOSITE(intr),
+        OPPOSITE(lock), OPPOSITE(posix), OPPOSITE(rdirplus), OPPOSITE(resvport),
+        OPPOSITE(sharecache), OPPOSITE(softreval), OPPOSITE(trunkdiscovery), OPPOSITE(alignwrite),
+        OPPOSITE(atime), OPPOSITE(auto), OPPOSITE(dev), OPPOSITE(diratime), OPPOSITE(exec),
+        OPPOSITE(iversion), OPPOSITE(lazytime), OPPOSITE(mand), OPPOSITE(relatime),
+        OPPOSITE(strictatime), OPPOSITE(suid), OPPOSITE(symfollow), OPPOSITE(user),
+        OPPOSITE(users), OPPOSITE(owner), OPPOSITE(group),
         /* a separate word, not the negation of "sharetransport" */
-        { "nosharetransport", "nosharetransport", 0, NULL, NULL },
+        ROW("nosharetransport", "nosharetransport", 0, NULL, NULL),
 };
 
 const struct optdef *optdef_find(const char *name)
@@ -107,16 +161,30 @@ const struct optdef *optdef_find(const char *name)
         return NULL;
 }
 
+int optdef_check(const struct optdef *d, const char *value)
+{
+        unsigned long u;
+
+        if (d->max)
+                return parse_kernel_uint(value, d->max, &u) < 0 || u < d->min ? -EINVAL : 0;
+        return d->check ? d->check(value) : 0;
+}
+
+int opt_number(const char *name, const char *value, unsigned long *ret)
+{
+        const struct optdef *d = optdef_find(name);
+        unsigned long u;
+
+        if (!d || !d->max || parse_kernel_uint(value, d->max, &u) < 0 || u < d->min)
+                return -EINVAL;
+        *ret = u;
+        return 0;
+}
+
 const char *opt_group(const char *name)
 {
-        /* mount.nfs reads option names case-insensitively ("V4.1") */
-        for (size_t i = 0; i < ELEMENTSOF(optmap); i++)
-                if (optmap[i].group && strcasecmp(name, optmap[i].name) == 0)
-                        return optmap[i].group;
-        /* "noac" competes with "ac", "nocto" with "cto". */
-        if (strncmp(name, "no", 2) == 0 && name[2])
-                return name + 2;
-        return name;
+        const struct optdef *d = optdef_find(name);
+        return d && d->group ? d->group : name;
 }
 
 bool is_helper_key(const char *name)
@@ -144,4 +212,14 @@ int opt_describe_invalid(char *buf, size_t size, const char *name, const char *v
         return snprintf(buf, size, "%s%s%s%s is not valid: %s%s", name, value ? "=" : "",
                         value ? value : "", where, hint ? "it must be " : "see nfs(5)",
                         hint ? hint : "");
+}
+
+bool opt_bg(const struct optlist *l)
+{
+        const struct opt *last = NULL;
+
+        for (size_t i = 0; i < l->n; i++)
+                if (streq(opt_group(l->v[i].name), "fg"))
+                        last = &l->v[i];
+        return last && streq(last->name, "bg");
 }

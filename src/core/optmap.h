@@ -4,11 +4,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/opts.h"
+
 /*
  * One row per option the helper knows (libmount's optmap.c): the group it competes in, what
  * kind of key it is, how its value is checked and what a valid value looks like.  Every rule
  * about an option reads its row.
  */
+/* The kernel's limit on nconnect (and max_connect). */
+#define NCONNECT_MAX 16
+
+/* The values of the *_policy keys. */
+enum policy { POLICY_WARN, POLICY_REFUSE, POLICY_FOLLOW };
+/* "warn", "refuse", "follow"; 0 or -EINVAL. */
+int policy_parse(const char *s, enum policy *ret);
+
 enum {
         OPTF_HELPER = 1 << 0,      /* the helper's own key: never passed to mount.nfs */
         OPTF_GLOBAL_ONLY = 1 << 1, /* only in [global] of the configuration */
@@ -19,21 +29,33 @@ enum {
 
 struct optdef {
         const char *name;
-        const char *group; /* NULL: the option's own name, or the name without "no" */
+        const char *group; /* the choice it competes in; NULL: its own name */
         unsigned flags;
-        /* helper keys: 0 when the value is valid (NULL for a flag) */
+        /* 0 when the value is valid (NULL: any value, or the number rule below) */
         int (*check)(const char *value);
         /* what a valid value looks like, or (OPTF_IGNORED) why it is not used */
         const char *hint;
+        /* max > 0: the value is a number from min to max, as the kernel parses it */
+        unsigned long min, max;
 };
 
-/* The row of an option (exact name), or NULL. */
+/*
+ * The row of an option, or NULL.  Names are compared exactly, as libmount's optmap and
+ * mount.nfs (parse_opt.c: strcmp) and the kernel do: "V4.1" is not "v4.1", it is an option
+ * none of them knows.
+ */
 const struct optdef *optdef_find(const char *name);
+/* The row's rule for a value: its number range or its check.  0 or -EINVAL. */
+int optdef_check(const struct optdef *d, const char *value);
+/* The value of a number option (nconnect, port, minorversion) by its row's range: 0 or
+ * -EINVAL (not a number, out of range, or not a number option). */
+int opt_number(const char *name, const char *value, unsigned long *ret);
 
 /*
- * The key an option competes on: "soft" and "hard" are one choice, "vers", "nfsvers", "v3",
- * "v4.1" and "minorversion" are one, "noac" and "ac" are one.  A lower-precedence source
- * never adds an option whose group a higher one already set.
+ * The key an option competes on, from its row: "soft" and "hard" are one choice, "vers",
+ * "nfsvers", "v3", "v4.1" and "minorversion" are one, "noac" and "ac" are one (each opposite
+ * is a row, as in libmount's optmap).  An option without a row competes on its own name.  A
+ * lower-precedence source never adds an option whose group a higher one already set.
  */
 const char *opt_group(const char *name);
 
@@ -47,3 +69,8 @@ const char *opt_hint(const char *name);
  */
 int opt_describe_invalid(char *buf, size_t size, const char *name, const char *value,
                          const char *where);
+/* A profile's name (the `profile` key's value, a [profile NAME] section): letters, digits,
+ * '-', '_' and '.'. */
+bool profile_name_valid(const char *s);
+/* The last of fg/bg in the options wins, as in mount.nfs. */
+bool opt_bg(const struct optlist *l);

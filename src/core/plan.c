@@ -9,7 +9,7 @@
 #include "core/optmap.h"
 #include "shared/macro.h"
 
-int settings_from_merged(const struct merged *m, struct settings *ret,
+int plan_settings(const struct merged *m, struct settings *ret,
                          const struct merged_opt **ret_bad)
 {
         struct settings s = { .read_ahead = { READ_AHEAD_KEEP, 0 },
@@ -25,7 +25,7 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
                 o = &m->v[i];
                 /* the value that counts is the last one */
                 if ((!o->from && (d->flags & OPTF_NO_CMDLINE)) ||
-                    (o == merged_find(m, d->name) && d->check(o->opt.value) < 0)) {
+                    (o == merged_find(m, d->name) && optdef_check(d, o->opt.value) < 0)) {
                         if (ret_bad)
                                 *ret_bad = o;
                         return -EINVAL;
@@ -46,7 +46,7 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
         return 0;
 }
 
-int settings_untrusted_drop(struct optlist *cmd, const struct optlist *fstab,
+int plan_drop_untrusted(struct optlist *cmd, const struct optlist *fstab,
                             struct optlist *ret_dropped)
 {
         size_t j = 0;
@@ -56,7 +56,7 @@ int settings_untrusted_drop(struct optlist *cmd, const struct optlist *fstab,
                 const struct opt *o = &cmd->v[i];
                 const struct opt *f = fstab ? optlist_find(fstab, o->name) : NULL;
                 const struct optdef *d = optdef_find(o->name);
-                /* mount_nfs stays, to be refused outright (settings_from_merged()) */
+                /* mount_nfs stays, to be refused outright (plan_settings()) */
                 if (!d || !(d->flags & OPTF_HELPER) || (d->flags & OPTF_NO_CMDLINE) ||
                     (f && streq_ptr(f->value, o->value))) {
                         cmd->v[j++] = *o;

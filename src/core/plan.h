@@ -20,7 +20,7 @@ struct settings {
  * mount_nfs there at all: it names the program run as root, so it comes from [global] only
  * (config_global_value()).
  */
-int settings_from_merged(const struct merged *m, struct settings *ret,
+int plan_settings(const struct merged *m, struct settings *ret,
                          const struct merged_opt **ret_bad);
 
 /*
@@ -28,7 +28,7 @@ int settings_from_merged(const struct merged *m, struct settings *ret,
  * when the fstab entry of the mount point (root's file) has it with the same value; the others
  * are removed from `cmd` and listed in `ret_dropped`.  0 or -ENOMEM.
  */
-int settings_untrusted_drop(struct optlist *cmd, const struct optlist *fstab,
+int plan_drop_untrusted(struct optlist *cmd, const struct optlist *fstab,
                             struct optlist *ret_dropped);
 
 /* The options for mount.nfs: helper keys removed, nconnect dropped when following. */

@@ -9,21 +9,6 @@
 #include "core/spec.h"
 #include "shared/macro.h"
 
-int policy_parse(const char *s, enum policy *ret)
-{
-        if (!s)
-                return -EINVAL;
-        if (streq(s, "warn"))
-                *ret = POLICY_WARN;
-        else if (streq(s, "refuse"))
-                *ret = POLICY_REFUSE;
-        else if (streq(s, "follow"))
-                *ret = POLICY_FOLLOW;
-        else
-                return -EINVAL;
-        return 0;
-}
-
 const char *action_to_string(enum action a)
 {
         static const char *const s[] = { "none", "warn", "refuse", "follow", "follow (quiet)" };

@@ -4,9 +4,9 @@
 #include <stdbool.h>
 
 #include "core/clients.h"
+#include "core/optmap.h"
 #include "core/request.h"
 
-enum policy { POLICY_WARN, POLICY_REFUSE, POLICY_FOLLOW };
 
 enum sharing {
         SHARE_NEW,      /* no client to the endpoint: this mount creates one */
@@ -54,7 +54,6 @@ struct verdict {
         unsigned pass_nconnect;
 };
 
-int policy_parse(const char *s, enum policy *ret);
 const char *action_to_string(enum action a);
 const char *sharing_to_string(enum sharing s);
 

@@ -182,12 +182,9 @@ int mount_record_parse(const char *text, struct mount_record *ret)
         return 0;
 }
 
-bool options_bg(const struct optlist *l)
+bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m)
 {
-        const struct opt *last = NULL;
-
-        for (size_t i = 0; i < l->n; i++)
-                if (streq(opt_group(l->v[i].name), "fg"))
-                        last = &l->v[i];
-        return last && streq(last->name, "bg");
+        /* a record without dev (a bg mount not verified yet) matches by source and target */
+        return r && m && streq(r->target, m->target) && streq(r->spec, m->source) &&
+               (!r->dev || r->dev == m->dev);
 }

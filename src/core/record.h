@@ -4,11 +4,12 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "core/merge.h"
+#include "core/mountinfo.h"
 #include "core/opts.h"
 #include "core/readahead.h"
 
 /* Where a setting of the record came from; unknown: a record of an older helper. */
-enum setting_origin { ORIGIN_UNKNOWN, ORIGIN_NONE, ORIGIN_CMDLINE, ORIGIN_CONFIG };
 const char *setting_origin_to_string(enum setting_origin o);
 
 /*
@@ -50,5 +51,6 @@ void mount_record_format_dev(dev_t dev, char buf[static MOUNT_RECORD_DEV_STRLEN]
 /* 0, -EINVAL when the header or spec/target lines are missing, -ENOMEM.  Keys of later
  * versions of the helper are skipped; a key an older one did not write stays 0. */
 int mount_record_parse(const char *text, struct mount_record *ret);
-/* The last of fg/bg in the options wins, as in mount.nfs. */
-bool options_bg(const struct optlist *l);
+/* The record `r` is the plan of the mount `m`: same mount point and source, and the same
+ * superblock when the record names one (one rule for the udev mode and status). */
+bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m);

@@ -7,24 +7,8 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "core/optmap.h"
 #include "shared/macro.h"
-
-int nfs_version_parse(const char *s, struct nfs_version *ret)
-{
-        unsigned long major, minor = 0;
-        char buf[16];
-        const char *dot = s ? strchr(s, '.') : NULL;
-
-        if (!s || strlen(s) >= sizeof(buf))
-                return -EINVAL;
-        snprintf(buf, sizeof(buf), "%.*s", dot ? (int)(dot - s) : (int)strlen(s), s);
-        if (parse_uint(buf, 2, 4, &major) < 0)
-                return -EINVAL;
-        if (dot && (major != 4 || parse_uint(dot + 1, 0, NFS4_MINOR_MAX, &minor) < 0))
-                return -EINVAL;
-        *ret = (struct nfs_version){ (int)major, major == 4 && !dot ? -1 : (int)minor };
-        return 0;
-}
 
 /* Sets *v from a version option; 0 when the option is not one, 1 when it is, <0 bad. */
 static int apply_version_opt(const struct opt *o, struct nfs_version *v)
@@ -46,7 +30,7 @@ static int apply_version_opt(const struct opt *o, struct nfs_version *v)
         }
         if (streq(n, "minorversion")) {
                 unsigned long m;
-                if (parse_kernel_uint(o->value, NFS4_MINOR_MAX, &m) < 0)
+                if (opt_number(n, o->value, &m) < 0)
                         return -EINVAL;
                 /* minorversion= alone implies v4 in mount.nfs */
                 *v = (struct nfs_version){ 4, (int)m };
@@ -55,7 +39,7 @@ static int apply_version_opt(const struct opt *o, struct nfs_version *v)
         return 0;
 }
 
-int opt_vers_major(const struct opt *o)
+int nfs_request_opt_major(const struct opt *o)
 {
         struct nfs_version v = { 0, -1 };
         return apply_version_opt(o, &v) > 0 ? v.major : 0;
@@ -87,16 +71,19 @@ struct request_state {
         unsigned port;   /* 0: not given */
 };
 
-/* One option, in order (the kernel and mount.nfs let the last occurrence win); -EINVAL: bad. */
+/* One option, in order (the kernel and mount.nfs let the last occurrence win); -EINVAL: bad.
+ * Whether a value is valid is the option's row (core/optmap.c); this reads what it says. */
 static int request_apply(struct request_state *st, const struct opt *o)
 {
+        const struct optdef *d = optdef_find(o->name);
         const char *n = o->name;
-        unsigned long u;
+        unsigned long u = 0;
         int k;
 
+        if (d && (d->flags & OPTF_REQUEST) &&
+            (optdef_check(d, o->value) < 0 || (d->max && opt_number(n, o->value, &u) < 0)))
+                return -EINVAL;
         if (streq(n, "minorversion")) {
-                if (parse_kernel_uint(o->value, NFS4_MINOR_MAX, &u) < 0)
-                        return -EINVAL;
                 st->minor_alone = (int)u;
                 return 0;
         }
@@ -111,24 +98,14 @@ static int request_apply(struct request_state *st, const struct opt *o)
         if (!o->value && (streq(n, "tcp") || streq(n, "udp") || streq(n, "rdma")))
                 /* mount.nfs reads the bare flags as proto=tcp etc.: IPv4 */
                 return set_proto(&st->r, n);
-        if (streq(n, "port")) {
-                if (parse_kernel_uint(o->value, 65535, &u) < 0)
-                        return -EINVAL;
+        if (streq(n, "port"))
                 st->port = (unsigned)u;
-        } else if (streq(n, "xprtsec")) {
-                if (!o->value || (!streq(o->value, "none") && !streq(o->value, "tls") &&
-                                  !streq(o->value, "mtls")))
-                        return -EINVAL;
+        else if (streq(n, "xprtsec"))
                 snprintf(st->r.xprtsec, sizeof(st->r.xprtsec), "%s", o->value);
-        } else if (streq(n, "nconnect")) {
-                if (parse_kernel_uint(o->value, NCONNECT_MAX, &u) < 0 || u < 1)
-                        return -EINVAL;
+        else if (streq(n, "nconnect"))
                 st->r.nconnect = (unsigned)u;
-        } else if (streq(n, "sec")) {
-                if (!o->value || !*o->value)
-                        return -EINVAL;
+        else if (streq(n, "sec"))
                 st->r.sec = o->value;
-        }
         return 0;
 }
 
@@ -170,17 +147,4 @@ bool sec_is_krb5(const char *sec)
                         return true;
         }
         return false;
-}
-
-const char *nfs_version_to_string(struct nfs_version v, char *buf, size_t n)
-{
-        if (v.major == 0)
-                snprintf(buf, n, "negotiated");
-        else if (v.major == 4 && v.minor < 0)
-                snprintf(buf, n, "4.x");
-        else if (v.major == 4)
-                snprintf(buf, n, "4.%d", v.minor);
-        else
-                snprintf(buf, n, "%d", v.major);
-        return buf;
 }

@@ -4,17 +4,10 @@
 #include <stdbool.h>
 
 #include "core/opts.h"
+#include "core/version.h"
 
 #define NFS_PORT 2049
 #define NFS_RDMA_PORT 20049
-#define NCONNECT_MAX 16
-#define NFS4_MINOR_MAX 2
-
-/* major 0: left to negotiation; minor -1: any v4 minor, negotiated. */
-struct nfs_version {
-        int major;
-        int minor;
-};
 
 /* What the options ask of the kernel's client. */
 struct nfs_request {
@@ -28,7 +21,7 @@ struct nfs_request {
 };
 
 /* The major version an option sets (vers=3, v4.1 ...); 0 when it sets none. */
-int opt_vers_major(const struct opt *o);
+int nfs_request_opt_major(const struct opt *o);
 
 /*
  * Reads the request from the final option list.  `v4_by_name`: called as mount.nfs4 or with
@@ -37,7 +30,3 @@ int opt_vers_major(const struct opt *o);
 int nfs_request_parse(const struct optlist *opts, bool v4_by_name, struct nfs_request *ret,
                       const struct opt **ret_bad);
 bool sec_is_krb5(const char *sec);
-/* "3", "4.1", "4 (minor negotiated)", "negotiated" */
-const char *nfs_version_to_string(struct nfs_version v, char *buf, size_t n);
-/* Parses the vers= of a mountinfo line ("3", "4.1"). */
-int nfs_version_parse(const char *s, struct nfs_version *ret);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/optmap.h"
 #include "core/status.h"
 
 #include <errno.h>
@@ -8,12 +9,12 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "core/bdievent.h"
 #include "core/escape.h"
 #include "core/merge.h"
-#include "core/messages.h"
 #include "core/plan.h"
 #include "core/spec.h"
-#include "core/udevbdi.h"
+#include "core/verdict.h"
 #include "shared/array.h"
 #include "shared/hash.h"
 #include "shared/macro.h"
@@ -124,10 +125,12 @@ static int config_now(const struct config *conf, const struct nfs_mount *m, stru
         r = config_merge(conf, &none, &in, m->vers.major == 4, &merged);
         if (r == 0) {
                 *ret = (struct config_now){ .ra = { READ_AHEAD_KEEP, 0 } };
-                if (settings_from_merged(&merged, &set, NULL) == 0)
+                if (plan_settings(&merged, &set, NULL) == 0)
                         ret->ra = set.read_ahead;
-                const struct merged_opt *o = merged_find(&merged, "nconnect");
-                if (o && parse_kernel_uint(o->opt.value, NCONNECT_MAX, &u) == 0)
+                const struct merged_opt *o;
+                /* the config alone: what it sets, read by the nconnect row's rule */
+                if (merged_origin(&merged, "nconnect", &o) == ORIGIN_CONFIG &&
+                    opt_number("nconnect", o->opt.value, &u) == 0)
                         ret->nconnect = (unsigned)u;
         }
         merged_done(&merged);
@@ -227,7 +230,7 @@ static int finding_tls(struct status_report *rep, const struct status_mount *row
             m->target, row->tls_req, req_source_words(row->tls_from),
             nfs_addr_to_string(&m->addr, abuf), nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)),
             row->set_by->target, has == TLS_NONE ? "no TLS" : "xprtsec=",
-            has == TLS_NONE ? "" : m->xprtsec, tls_lacking_words(want, has));
+            has == TLS_NONE ? "" : m->xprtsec, verdict_tls_lacking(want, has));
 }
 
 static int finding_krb5(struct status_report *rep, const struct status_mount *row)

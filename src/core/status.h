@@ -9,7 +9,8 @@
 #include "core/config.h"
 #include "core/mountstats.h"
 #include "core/record.h"
-#include "shared/log.h"
+#include "shared/macro.h"
+#include "shared/severity.h"
 
 /*
  * `nfs-tuned status`: what every NFS mount of this mount namespace really got, decided from

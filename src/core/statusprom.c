@@ -2,6 +2,7 @@
 #include "core/statusprom.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,19 +12,19 @@
 
 /* name="value": the value escaped (core/escape.h), so the file stays valid whatever the
  * mount point's bytes. */
-static void label(FILE *out, const char *name, const char *value, bool first)
+static void label(struct strbuf *out, const char *name, const char *value, bool first)
 {
-        fprintf(out, "%s%s=", first ? "" : ",", name);
-        prom_write_label_value(out, value);
+        strbuf_printf(out, "%s%s=", first ? "" : ",", name);
+        prom_label_value(out, value);
 }
 
-static void header_typed(FILE *out, const char *name, const char *type, const char *help)
+static void header_typed(struct strbuf *out, const char *name, const char *type, const char *help)
 {
-        fprintf(out, "# HELP " PROM_PREFIX "%s %s\n# TYPE " PROM_PREFIX "%s %s\n", name, help,
+        strbuf_printf(out, "# HELP " PROM_PREFIX "%s %s\n# TYPE " PROM_PREFIX "%s %s\n", name, help,
                 name, type);
 }
 
-static void header(FILE *out, const char *name, const char *help)
+static void header(struct strbuf *out, const char *name, const char *help)
 {
         header_typed(out, name, "gauge", help);
 }
@@ -52,7 +53,7 @@ static const char *const record_names[] = { "none", "current", "stale" };
 
 /* The labels node_exporter's mountstats collector gives an NFS mount's client:
  * mountaddr (addr=), protocol; and the rest of the kernel's key. */
-static void client_labels(FILE *out, const struct client_key *k, bool first)
+static void client_labels(struct strbuf *out, const struct client_key *k, bool first)
 {
         char abuf[NFS_ADDR_STRLEN], vbuf[32], port[16];
 
@@ -64,7 +65,7 @@ static void client_labels(FILE *out, const struct client_key *k, bool first)
 }
 
 /* A figure as a label value: "" when not known. */
-static void figure_label(FILE *out, const char *name, long long v, bool known)
+static void figure_label(struct strbuf *out, const char *name, long long v, bool known)
 {
         char buf[32] = "";
 
@@ -78,11 +79,11 @@ static void figure_label(FILE *out, const char *name, long long v, bool known)
  * (what it asked, its read-ahead now and wanted) as labels, so that a host of many mounts costs
  * one series a mount (the alerts read the findings).
  */
-static void mount_info(FILE *out, const struct status_mount *row)
+static void mount_info(struct strbuf *out, const struct status_mount *row)
 {
         struct client_key k = client_key_of(row->m);
 
-        fputs(PROM_PREFIX "mount_info{", out);
+        strbuf_puts(out, PROM_PREFIX "mount_info{");
         label(out, "mountpoint", row->m->target, true);
         label(out, "export", row->m->source, false);
         client_labels(out, &k, false);
@@ -94,11 +95,11 @@ static void mount_info(FILE *out, const struct status_mount *row)
         figure_label(out, "nconnect_requested", row->req, row->req);
         figure_label(out, "read_ahead_bytes", (long long)row->ra_now * 1024, row->ra_now >= 0);
         figure_label(out, "read_ahead_wanted_bytes", (long long)row->ra_want * 1024, row->ra_want);
-        fputs("} 1\n", out);
+        strbuf_puts(out, "} 1\n");
 }
 
 /* One gauge (or counter) per visible client, from its first mount's row; `value` < 0: none. */
-static void per_client(FILE *out, const struct status_report *rep, const char *name,
+static void per_client(struct strbuf *out, const struct status_report *rep, const char *name,
                        const char *help, long long (*value)(const struct status_mount *))
 {
         header(out, name, help);
@@ -108,9 +109,9 @@ static void per_client(FILE *out, const struct status_report *rep, const char *n
                 if (row->set_by != row->m || v < 0)
                         continue;
                 struct client_key k = client_key_of(row->m);
-                fprintf(out, PROM_PREFIX "%s{", name);
+                strbuf_printf(out, PROM_PREFIX "%s{", name);
                 client_labels(out, &k, true);
-                fprintf(out, "} %lld\n", v);
+                strbuf_printf(out, "} %lld\n", v);
         }
 }
 
@@ -130,7 +131,7 @@ static long long v_live(const struct status_mount *r)
 enum xprt_figure { XF_SENDS, XF_RECVS, XF_BACKLOG };
 
 /* Each transport of each visible client: a counter of the kernel's (since it connected). */
-static void per_transport(FILE *out, const struct status_report *rep, const char *name,
+static void per_transport(struct strbuf *out, const struct status_report *rep, const char *name,
                           const char *help, enum xprt_figure fig)
 {
         header_typed(out, name, "counter", help);
@@ -143,10 +144,10 @@ static void per_transport(FILE *out, const struct status_report *rep, const char
                         const struct xprt_stats *t = &row->stats->xprts[x];
                         char idx[24];
                         snprintf(idx, sizeof(idx), "%zu", x);
-                        fprintf(out, PROM_PREFIX "%s{", name);
+                        strbuf_printf(out, PROM_PREFIX "%s{", name);
                         client_labels(out, &k, true);
                         label(out, "transport", idx, false);
-                        fprintf(out, "} %llu\n",
+                        strbuf_printf(out, "} %llu\n",
                                 (unsigned long long)(fig == XF_SENDS ? t->sends :
                                                      fig == XF_RECVS ? t->recvs :
                                                                        t->backlog));
@@ -154,7 +155,7 @@ static void per_transport(FILE *out, const struct status_report *rep, const char
         }
 }
 
-static void clients(FILE *out, const struct status_report *rep)
+static void clients(struct strbuf *out, const struct status_report *rep)
 {
         per_client(out, rep, "client_nconnect",
                    "The nconnect of an NFS client (mountinfo of its mounts).", v_nconnect);
@@ -172,7 +173,7 @@ static void clients(FILE *out, const struct status_report *rep)
                       "The backlog queue of one transport, summed at each send.", XF_BACKLOG);
 }
 
-static void findings(FILE *out, const struct status_report *rep)
+static void findings(struct strbuf *out, const struct status_report *rep)
 {
         header(out, "findings", "Findings of nfs-tuned status, by code and mount point or fstab "
                                 "entry (an empty mountpoint: the host).");
@@ -189,14 +190,14 @@ static void findings(FILE *out, const struct status_report *rep)
                 }
                 if (j < rep->nfindings)
                         continue; /* counted with an earlier one */
-                fputs(PROM_PREFIX "findings{", out);
+                strbuf_puts(out, PROM_PREFIX "findings{");
                 label(out, "code", f->code, true);
                 label(out, "mountpoint", f->target, false);
-                fprintf(out, "} %zu\n", count);
+                strbuf_printf(out, "} %zu\n", count);
         }
 }
 
-static void hidden_clients(FILE *out, const struct clients *c)
+static void hidden_clients(struct strbuf *out, const struct clients *c)
 {
         size_t n = 0;
 
@@ -204,48 +205,50 @@ static void hidden_clients(FILE *out, const struct clients *c)
                 n += c->v[k].hidden;
         header(out, "hidden_clients", "NFS clients of this network namespace that no mount of "
                                       "this mount namespace shows.");
-        fprintf(out, PROM_PREFIX "hidden_clients %zu\n", n);
+        strbuf_printf(out, PROM_PREFIX "hidden_clients %zu\n", n);
         header(out, "hidden_client_transports",
                "Connections of an NFS client that no mount of this mount namespace shows "
                "(/proc/fs/nfsfs), when the sunrpc switches tell.");
         for (size_t k = 0; k < c->n; k++) {
                 if (!c->v[k].hidden || !c->v[k].nconnect)
                         continue;
-                fputs(PROM_PREFIX "hidden_client_transports{", out);
+                strbuf_puts(out, PROM_PREFIX "hidden_client_transports{");
                 client_labels(out, &c->v[k].key, true);
-                fprintf(out, "} %u\n", c->v[k].nconnect);
+                strbuf_printf(out, "} %u\n", c->v[k].nconnect);
         }
 }
 
 /* The version, the verdict and one gauge per input: 0 for each that could not be read whole. */
-static void build_info(FILE *out, const struct status_inputs *in, const char *version,
+static void build_info(struct strbuf *out, const struct status_inputs *in, const char *version,
                        bool decided)
 {
         header(out, "build_info", "The nfs-tuned that wrote this file (value 1).");
-        fputs(PROM_PREFIX "build_info{", out);
+        strbuf_puts(out, PROM_PREFIX "build_info{");
         label(out, "version", version, true);
-        fputs("} 1\n", out);
+        strbuf_puts(out, "} 1\n");
         header(out, "status_success", "1 when nfs-tuned status read every input and decided; 0 "
                                       "when something could not be read (exit status 2): see "
                                       "input_success.");
-        fprintf(out, PROM_PREFIX "status_success %d\n", decided && !in->n);
+        strbuf_printf(out, PROM_PREFIX "status_success %d\n", decided && !in->n);
         header(out, "input_success", "1 when nfs-tuned status could read and parse this input "
                                      "whole; 0: what depends on it is missing from this file.");
         for (int i = 0; i < IN__MAX; i++) {
-                fputs(PROM_PREFIX "input_success{", out);
+                strbuf_puts(out, PROM_PREFIX "input_success{");
                 label(out, "input", status_input_names[i], true);
-                fprintf(out, "} %d\n", !in->failed[i] && (decided || i != IN_MOUNTINFO));
+                strbuf_printf(out, "} %d\n", !in->failed[i] && (decided || i != IN_MOUNTINFO));
         }
 }
 
-int status_prometheus_failed(FILE *out, const struct status_inputs *in, const char *version)
+int status_prometheus_failed(struct strbuf *out, const struct status_inputs *in,
+                             const char *version)
 {
         build_info(out, in, version, false);
-        return ferror(out) ? -EIO : 0;
+        return out->oom ? -ENOMEM : 0;
 }
 
-int status_prometheus(FILE *out, const struct status_report *rep, const struct clients *c,
-                      const struct status_inputs *in, const char *version)
+int status_prometheus(struct strbuf *out, const struct status_report *rep,
+                      const struct clients *c, const struct status_inputs *in,
+                      const char *version)
 {
         bool *hidden = calloc(rep->nmounts + 1, sizeof(*hidden));
 
@@ -264,5 +267,5 @@ int status_prometheus(FILE *out, const struct status_report *rep, const struct c
         hidden_clients(out, c);
         findings(out, rep);
         free(hidden);
-        return ferror(out) ? -EIO : 0;
+        return out->oom ? -ENOMEM : 0;
 }

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include <stdio.h>
-
 #include "core/clients.h"
 #include "core/status.h"
+#include "core/strbuf.h"
 
 /* The prefix of every metric. */
 #define PROM_PREFIX "nfs_tuned_"
@@ -14,10 +13,13 @@
  * label names (mountpoint as node_filesystem_*, export, mountaddr and protocol as
  * node_mountstats_nfs_*): one series per mount point (the top mount of a stacked mount
  * point), the figures of each NFS client and each of its transports once, findings counted by
- * code and mount point, a success gauge per input.  Writes to `out`; 0 or -ENOMEM.
+ * code and mount point, a success gauge per input.  Appended to `out` (the front writes it):
+ * 0 or -ENOMEM.
  */
-int status_prometheus(FILE *out, const struct status_report *rep, const struct clients *c,
-                      const struct status_inputs *in, const char *version);
+int status_prometheus(struct strbuf *out, const struct status_report *rep,
+                      const struct clients *c, const struct status_inputs *in,
+                      const char *version);
 /* When status could not decide (the mount table unreadable): `status_success 0` and the inputs
  * only, so an alert fires instead of the last good file being served on. */
-int status_prometheus_failed(FILE *out, const struct status_inputs *in, const char *version);
+int status_prometheus_failed(struct strbuf *out, const struct status_inputs *in,
+                             const char *version);

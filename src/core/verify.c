@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <sys/sysmacros.h>
 
-#include "core/messages.h"
+#include "core/verdict.h"
 #include "shared/macro.h"
 
 unsigned verify_expected_nconnect(const struct verdict *v)
@@ -55,7 +55,7 @@ static int tls_finding(const struct verify_result *r, const char *dir,
             nfs_version_to_string(newm->vers, vbuf, sizeof(vbuf)),
             mounts ? mounts : "which a mount made meanwhile (a race) or a kernel that folds "
                               "where the plan did not expect it set up",
-            tls_lacking_words(r->tls_want, r->tls_has),
+            verdict_tls_lacking(r->tls_want, r->tls_has),
             r->unmount ? "its first requests already went that way; unmounting it "
                          "(tls_policy = refuse): unmount the other mounts of that server first, "
                          "or mount with vers=3 or through another server address" :
@@ -70,7 +70,7 @@ int verify_findings(const struct verify_result *r, const char *dir, const struct
         char abuf[NFS_ADDR_STRLEN], pbuf[NFS_ADDR_STRLEN], vbuf[32];
         _cleanup_free_ char *ms = NULL;
 
-        if (r->joined && !(ms = client_mounts_describe(r->joined, before)))
+        if (r->joined && !(ms = verdict_describe_mounts(r->joined, before)))
                 return -ENOMEM;
         if (findings_add(
                 out, SEV_INFO,

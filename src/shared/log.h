@@ -2,20 +2,7 @@
 #pragma once
 
 #include "shared/macro.h"
-
-/* How a message is shown. The core tags its findings with these; only the front prints. */
-enum severity {
-        SEV_INFO,    /* only with -v */
-        SEV_NOTICE,  /* always: what the helper did instead of what was asked */
-        SEV_WARNING, /* always, led by "warning: " */
-        SEV_ERROR,   /* always: the mount is refused or failed */
-};
-
-/* "warning: " for SEV_WARNING, "" otherwise. */
-static inline const char *severity_prefix(enum severity s)
-{
-        return s == SEV_WARNING ? "warning: " : "";
-}
+#include "shared/severity.h"
 
 /*
  * All output goes to stderr prefixed with the program name, and after log_open_syslog() to

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,6 +33,12 @@ static inline void closedirp(DIR **d)
 {
         if (*d)
                 closedir(*d);
+}
+
+static inline void fclosep(FILE **f)
+{
+        if (*f)
+                fclose(*f);
 }
 
 /* The same for a file descriptor: the variable is left -1. */

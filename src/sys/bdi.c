@@ -369,3 +369,10 @@ int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_own
         *ret = o;
         return 0;
 }
+
+unsigned long bdi_page_kb(void)
+{
+        long page = sysconf(_SC_PAGESIZE);
+
+        return page > 0 ? (unsigned long)page / 1024 : 4;
+}

@@ -37,6 +37,9 @@ int bdi_watch_wait(struct bdi_watch *w, dev_t dev, int timeout_ms, long *ret_wai
 int bdi_set_read_ahead(const struct paths *p, dev_t dev, unsigned long kb, unsigned long *ret_old,
                        unsigned long *ret_now);
 
+/* The page size in KiB: the kernel keeps read_ahead_kb in whole pages (4 when unknown). */
+unsigned long bdi_page_kb(void);
+
 /* The read_ahead_kb of bdi `dev` now; 0 or -errno. */
 int bdi_get_read_ahead(const struct paths *p, dev_t dev, unsigned long *ret);
 

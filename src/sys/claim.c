@@ -16,7 +16,7 @@
 
 int claims_dir_open(int run)
 {
-        return run < 0 ? run : rundir_subdir(run, CLAIM_SUBDIR);
+        return run < 0 ? run : rundir_subdir(run, CLAIM_SUBDIR, true);
 }
 
 unsigned long netns_id(const struct paths *p)

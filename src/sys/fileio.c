@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,51 +88,72 @@ static int create_temp(int dir, const char *base, char **ret)
         return -EEXIST;
 }
 
-int write_file_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
-                      struct chase_refusal *ret_refusal)
+/* The one atomic write: a temporary file, synced, renamed over `name`; `keep` returns the
+ * written file's fd (close-on-exec) instead of 0. */
+static int atomic_write(int dir, const char *name, const char *text, size_t len, bool keep)
 {
-        _cleanup_free_ char *base = NULL, *tmp = NULL;
-        struct chase_refusal why;
+        _cleanup_free_ char *tmp = NULL;
+        int fd = create_temp(dir, name, &tmp);
         int r;
 
-        _cleanup_(closep) int dir = open_parent(path, ret_refusal ? ret_refusal : &why, &base);
-        if (dir < 0)
-                return dir;
-        int fd = create_temp(dir, base, &tmp);
         if (fd < 0)
                 return fd;
-        FILE *f = fdopen(fd, "w");
-        if (!f) {
+        r = fchmod(fd, 0644) < 0 ? -errno : write_full(fd, text, len);
+        if (r == 0 && fsync(fd) < 0)
                 r = -errno;
-                close(fd);
+        /* closed before the rename, its error counted, unless the caller keeps it */
+        if (!keep || r < 0) {
+                if (close(fd) < 0 && r == 0)
+                        r = -errno;
+                fd = -1;
+        }
+        /* relative to the directory checked: a link planted meanwhile changes nothing */
+        if (r == 0 && renameat(dir, tmp, dir, name) < 0)
+                r = -errno;
+        if (r < 0) {
                 (void)unlinkat(dir, tmp, 0);
+                if (fd >= 0)
+                        close(fd);
                 return r;
         }
-        r = fchmod(fd, 0644) < 0 ? -errno : fill(f, arg);
-        if (r == 0 && (fflush(f) != 0 || fsync(fd) < 0))
-                r = -errno;
-        if (fclose(f) != 0 && r == 0)
-                r = -errno;
-        /* relative to the directory checked: a link planted meanwhile changes nothing */
-        if (r == 0 && renameat(dir, tmp, dir, base) < 0)
-                r = -errno;
-        if (r < 0)
-                (void)unlinkat(dir, tmp, 0);
-        return r;
+        return keep ? fd : 0;
 }
 
-int write_all(int fd, const char *text)
+int write_file_atomic_at(int dir, const char *name, const char *text, size_t len)
 {
-        size_t len = strlen(text);
+        return atomic_write(dir, name, text, len, false);
+}
 
+int write_file_atomic_keep(int dir, const char *name, const char *text, size_t len)
+{
+        return atomic_write(dir, name, text, len, true);
+}
+
+int write_file_atomic(const char *path, const char *text, size_t len,
+                      struct chase_refusal *ret_refusal)
+{
+        _cleanup_free_ char *base = NULL;
+        struct chase_refusal why;
+
+        _cleanup_(closep) int dir = open_parent(path, ret_refusal ? ret_refusal : &why, &base);
+        return dir < 0 ? dir : write_file_atomic_at(dir, base, text, len);
+}
+
+int write_full(int fd, const char *buf, size_t len)
+{
         while (len) {
-                ssize_t n = write(fd, text, len);
+                ssize_t n = write(fd, buf, len);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0)
                         return -errno;
-                text += n;
+                buf += n;
                 len -= (size_t)n;
         }
         return 0;
+}
+
+int write_all(int fd, const char *text)
+{
+        return write_full(fd, text, strlen(text));
 }

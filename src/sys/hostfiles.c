@@ -14,6 +14,7 @@
 
 #include "shared/array.h"
 #include "shared/macro.h"
+#include "sys/chase.h"
 #include "sys/fileio.h"
 #include "sys/mounttable.h"
 
@@ -98,11 +99,21 @@ static int fstab_parse_error(struct libmnt_table *t, const char *file, int line)
         return read_errors_add(errs, file, -EINVAL, (unsigned)line) < 0 ? -ENOMEM : 1;
 }
 
+/* p->fstab opened plainly, or (trusted) as root must reach the admin's word (sys/chase.c). */
+static int open_fstab(const struct paths *p, bool trusted)
+{
+        if (!trusted)
+                return paths_open(p, p->fstab, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+        return chase_at(AT_FDCWD, p->rootfd, p->fstab, CHASE_TRUSTED, O_RDONLY | O_NONBLOCK,
+                        NULL);
+}
+
 /* fstab whole (a regular file, as libmount wants it) into `t`; what fails goes to `errs`. */
-static int parse_fstab(const struct paths *p, struct libmnt_table *t, struct read_errors *errs)
+static int parse_fstab(const struct paths *p, bool trusted, struct libmnt_table *t,
+                       struct read_errors *errs)
 {
         _cleanup_free_ char *text = NULL;
-        _cleanup_(closep) int fd = paths_open(p, p->fstab, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+        _cleanup_(closep) int fd = open_fstab(p, trusted);
         size_t len = 0;
         int r = fd < 0 ? fd : read_fd(fd, FSTAB_FILE_MAX, false, &text, &len);
         FILE *f;
@@ -118,14 +129,14 @@ static int parse_fstab(const struct paths *p, struct libmnt_table *t, struct rea
         return r == -ENOMEM ? r : r < 0 ? read_errors_add(errs, p->fstab, r, 0) : 0;
 }
 
-int load_fstab_nfs(const struct paths *p, struct fstab_nfs **ret, size_t *ret_n,
+int load_fstab_nfs(const struct paths *p, bool trusted, struct fstab_nfs **ret, size_t *ret_n,
                    struct read_errors *errs)
 {
         _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
         struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
         struct libmnt_fs *fs;
         unsigned pos = 0;
-        int r = it && t ? parse_fstab(p, t, errs) : -ENOMEM;
+        int r = it && t ? parse_fstab(p, trusted, t, errs) : -ENOMEM;
 
         *ret = NULL;
         *ret_n = 0;

@@ -12,9 +12,7 @@
 #include "core/nfsfs.h"
 #include "shared/array.h"
 #include "shared/macro.h"
-#include "sys/chase.h"
 #include "sys/fileio.h"
-#include "sys/sunrpc.h"
 
 /* Largest /proc/fs/nfsfs file read: thousands of clients fit. */
 #define NFSFS_FILE_MAX (16 * 1024 * 1024)
@@ -224,8 +222,8 @@ static int add_volumes(const struct paths *p, struct scan *s)
         return 0;
 }
 
-static void read_nfsfs_servers(const struct paths *p, const struct scan_filter *f,
-                               struct clients *c, struct nfsfs_status *st, int *ret)
+int nfsfs_add_servers(const struct paths *p, const struct scan_filter *f, struct clients *c,
+                      struct nfsfs_status *ret_status)
 {
         _cleanup_free_ char *servers = NULL;
         /* no /proc/fs/nfsfs: the nfs module is not loaded, so no client exists */
@@ -233,55 +231,31 @@ static void read_nfsfs_servers(const struct paths *p, const struct scan_filter *
 
         if (r == 0)
                 r = clients_add_nfsfs_servers(c, servers, f ? f->addrs : NULL, f ? f->naddrs : 0);
-        *st = (struct nfsfs_status){ 0 };
+        *ret_status = (struct nfsfs_status){ 0 };
         if (r > 0)
-                st->bad_lines = r;
+                ret_status->bad_lines = r;
         else if (r < 0 && r != -ENOENT && r != -ENOMEM)
-                st->error = r;
-        *ret = r == -ENOMEM ? r : 0;
+                ret_status->error = r;
+        return r == -ENOMEM ? r : 0;
 }
 
-/* The connections of hidden clients, from /sys/kernel/sunrpc where the kernel has it. */
-static int count_hidden(const struct paths *p, struct clients *c)
+int scan_nfs_mounts(const struct paths *p, const struct scan_filter *f, struct clients *c,
+                    dev_t **ret_sbs, size_t *ret_nsbs)
 {
-        _cleanup_free_ struct rpc_switch *sw = NULL;
-        size_t n = 0;
-        bool any = false;
-
-        for (size_t i = 0; i < c->n && !any; i++)
-                any = c->v[i].hidden;
-        if (!any)
-                return 0;
-        if (load_rpc_switches(p, &sw, &n) == -ENOMEM)
-                return -ENOMEM;
-        clients_count_hidden(c, sw, n);
-        return 0;
-}
-
-int load_clients(const struct paths *p, const struct scan_filter *f, struct clients *ret,
-                 dev_t **ret_sbs, size_t *ret_nsbs, struct nfsfs_status *ret_nfsfs)
-{
-        struct clients c = { 0 };
-        struct scan s = { .filter = f, .c = &c };
+        struct scan s = { .filter = f, .c = c };
         int r;
 
         if (ret_sbs && array_grow(&s.sbs, 0) < 0)
                 return -ENOMEM;
-        if ((r = scan_table(p, &s)) < 0 || (r = clients_group(&c)) < 0)
-                goto fail;
-        read_nfsfs_servers(p, f, &c, ret_nfsfs, &r);
-        if (r < 0 || (ret_sbs && (r = add_volumes(p, &s)) < 0) || (r = count_hidden(p, &c)) < 0)
-                goto fail;
-        *ret = c;
+        if ((r = scan_table(p, &s)) < 0 || (ret_sbs && (r = add_volumes(p, &s)) < 0)) {
+                free(s.sbs);
+                return r;
+        }
         if (ret_sbs) {
                 *ret_sbs = s.sbs;
                 *ret_nsbs = s.nsbs;
         }
         return 0;
-fail:
-        free(s.sbs);
-        clients_done(&c);
-        return r;
 }
 
 int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret)
@@ -289,30 +263,6 @@ int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret)
         struct scan s = { .target = target, .ret_target = ret, .found = -ENOENT };
         int r = scan_table(p, &s);
         return r < 0 ? r : s.found;
-}
-
-int fstab_options(const struct paths *p, const char *target, char **ret)
-{
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
-        /* the admin's word on a user's mount: reached as root must reach it (sys/chase.c) */
-        int fd = chase_at(AT_FDCWD, p->rootfd, p->fstab, CHASE_TRUSTED, O_RDONLY | O_NONBLOCK,
-                          NULL);
-        _cleanup_(fclosep) FILE *f = fd < 0 ? NULL : fdopen(fd, "re");
-        struct libmnt_fs *fs;
-        const char *o;
-
-        *ret = NULL;
-        if (!t)
-                return -ENOMEM;
-        if (fd >= 0 && !f)
-                close(fd);
-        /* none, or not to be trusted: no entry, so the configuration decides */
-        if (!f || mnt_table_parse_stream(t, f, p->fstab) < 0)
-                return 0;
-        fs = mnt_table_find_target(t, target, MNT_ITER_BACKWARD);
-        if (!fs || !(o = mnt_fs_get_options(fs)))
-                return 0;
-        return (*ret = strdup(o)) ? 0 : -ENOMEM;
 }
 
 int parse_mount_table(const struct paths *p, int fd, struct libmnt_table **ret)

@@ -13,12 +13,6 @@ static inline void mnt_unref_tablep(struct libmnt_table **t)
         mnt_unref_table(*t);
 }
 
-static inline void fclosep(FILE **f)
-{
-        if (*f)
-                fclose(*f);
-}
-
 /*
  * The mount table p->mountinfo through libmount: read from `fd` when >= 0 (the caller keeps
  * it, e.g. to poll it afterwards), else opened here.  0 or -errno.
@@ -42,16 +36,21 @@ struct scan_filter {
 
 /*
  * The NFS mounts of the mountinfo file (through libmount, in one pass that keeps no table)
- * that `f` wants (NULL: all), grouped into clients, with the hidden clients of nfsfs; and,
- * when ret_sbs is given, every NFS superblock of the mount table and of nfsfs volumes (a new
- * mount's is not among them).  -ENOMEM, or -errno when the mount table cannot be read.
+ * that `f` wants (NULL: all), added to `c` and not grouped (clients_group() is the caller's),
+ * and what could not be read in c->problems; when ret_sbs is given, every NFS superblock of the
+ * mount table and of nfsfs volumes (a new mount's is not among them).  -ENOMEM, or -errno when
+ * the mount table cannot be read.
  */
-int load_clients(const struct paths *p, const struct scan_filter *f, struct clients *ret,
-                 dev_t **ret_sbs, size_t *ret_nsbs, struct nfsfs_status *ret_nfsfs);
+int scan_nfs_mounts(const struct paths *p, const struct scan_filter *f, struct clients *c,
+                    dev_t **ret_sbs, size_t *ret_nsbs);
+/*
+ * The clients of /proc/fs/nfsfs/servers at the addresses `f` wants that no mount of `c` (grouped
+ * already) shows, added to `c` as hidden; how the file was read in *ret_status.  0 or -ENOMEM.
+ */
+int nfsfs_add_servers(const struct paths *p, const struct scan_filter *f, struct clients *c,
+                      struct nfsfs_status *ret_status);
 /* The mount on `target` (the last, the top one); -ENOENT when none. */
 int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret);
-/* The options of the fstab entry on `target` (the last one); *ret NULL when none.  0 or -ENOMEM. */
-int fstab_options(const struct paths *p, const char *target, char **ret);
 /*
  * The mount of superblock `dev` (read from `fd` when >= 0): 0, -ENOENT when no line shows it,
  * -EMEDIUMTYPE when it is not an NFS mount, or -errno.

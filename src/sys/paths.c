@@ -2,27 +2,25 @@
 #include "sys/paths.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/auxv.h>
 #include <sys/fsuid.h>
 #include <unistd.h>
 
 #include "config-build.h"
-
-bool paths_privileged_exec(void)
-{
-        return getauxval(AT_SECURE) != 0 || getuid() != geteuid() || getgid() != getegid();
-}
+#include "core/opts.h"
+#include "shared/macro.h"
+#include "sys/creds.h"
 
 static const char *override(const char *name, const char *def)
 {
         /* secure_getenv() returns NULL under AT_SECURE; the uid check covers the rest */
-        const char *v = paths_privileged_exec() ? NULL : secure_getenv(name);
+        const char *v = creds_privileged_exec() ? NULL : secure_getenv(name);
         return v && *v ? v : def;
 }
 
@@ -45,6 +43,28 @@ void paths_init(struct paths *p)
                 .udev_rules = override("NFS_TUNED_UDEV_RULES", UDEV_RULES_DIRS),
                 .rootfd = -1,
         };
+}
+
+int paths_hold_root(struct paths *p)
+{
+        int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+        if (fd < 0)
+                return -errno;
+        p->rootfd = fd;
+        return 0;
+}
+
+int paths_enter_mount_ns(const char *ns, char ret_path[static PATH_MAX])
+{
+        unsigned long pid;
+
+        if (parse_uint(ns, 1, INT_MAX, &pid) == 0)
+                snprintf(ret_path, PATH_MAX, "/proc/%lu/ns/mnt", pid);
+        else
+                snprintf(ret_path, PATH_MAX, "%s", ns);
+        _cleanup_(closep) int fd = open(ret_path, O_RDONLY | O_CLOEXEC);
+        return fd < 0 || setns(fd, CLONE_NEWNS) < 0 ? -errno : 0;
 }
 
 void paths_done(struct paths *p)
@@ -99,16 +119,11 @@ unsigned long paths_ino(const struct paths *p, const char *path)
         return ok ? (unsigned long)st.st_ino : 0;
 }
 
-bool paths_untrusted_caller(void)
-{
-        return paths_privileged_exec() && getuid() != 0;
-}
-
 char *paths_canonical_as_caller(const char *path)
 {
         /* a user may learn through the helper only what their own rights show them: whether
          * a directory exists below a root-only one, say */
-        bool as_caller = paths_untrusted_caller();
+        bool as_caller = creds_untrusted_caller();
         uid_t fsuid = as_caller ? (uid_t)setfsuid(getuid()) : 0;
         gid_t fsgid = as_caller ? (gid_t)setfsgid(getgid()) : 0;
         char *r = realpath(path, NULL);
@@ -123,5 +138,5 @@ char *paths_canonical_as_caller(const char *path)
 bool paths_caller_may_read(const char *path)
 {
         /* access() checks with the real uid: the caller's, on a setuid run */
-        return !paths_untrusted_caller() || access(path, R_OK) == 0;
+        return !creds_untrusted_caller() || access(path, R_OK) == 0;
 }

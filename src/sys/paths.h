@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <limits.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -31,6 +32,12 @@ struct paths {
  * is not running with elevated privileges (setuid, setgid, file capabilities).
  */
 void paths_init(struct paths *p);
+/* -N: the caller's root directory kept as rootfd before entering another mount namespace.
+ * 0 or -errno. */
+int paths_hold_root(struct paths *p);
+/* Enters the mount namespace `ns` (a PID: its /proc/PID/ns/mnt; else a path), the file tried
+ * in `ret_path`.  0 or -errno. */
+int paths_enter_mount_ns(const char *ns, char ret_path[static PATH_MAX]);
 /* Closes rootfd. */
 void paths_done(struct paths *p);
 /*
@@ -43,10 +50,6 @@ int paths_exists(const struct paths *p, const char *path);
 /* The inode number of the file (a namespace's identity); 0 when it cannot be opened. */
 unsigned long paths_ino(const struct paths *p, const char *path);
 
-/* Running with privileges another user granted (setuid or setgid binary). */
-bool paths_privileged_exec(void);
-/* A user other than root runs the setuid helper: their input is not the admin's. */
-bool paths_untrusted_caller(void);
 /* realpath() with the caller's rights on an untrusted run; NULL and errno as realpath(). */
 char *paths_canonical_as_caller(const char *path);
 /* The caller may read the file (always, unless an untrusted run). */

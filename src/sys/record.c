@@ -13,38 +13,16 @@
 #include "sys/fileio.h"
 #include "sys/rundir.h"
 
-/* The records' directory of a trusted run directory (sys/rundir.c); -EPERM when it is not. */
-static int records_dir(const struct paths *p)
-{
-        _cleanup_(closep) int run = rundir_open(p);
-        return run < 0 ? run : rundir_subdir(run, RECORD_SUBDIR);
-}
-
 int record_write(int run, const struct mount_record *rec)
 {
-        _cleanup_free_ char *text = NULL, *name = NULL, *tmp = NULL;
+        _cleanup_free_ char *text = NULL, *name = NULL;
         int r;
 
         if ((r = mount_record_format(rec, &text)) < 0 ||
             (r = mount_record_name(rec->target, &name)) < 0)
                 return r;
-        if (asprintf(&tmp, ".%s.%ld.tmp", name, (long)getpid()) < 0)
-                return -ENOMEM;
-        _cleanup_(closep) int dir = run < 0 ? run : rundir_subdir(run, RECORD_SUBDIR);
-        if (dir < 0)
-                return dir;
-        int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (fd < 0)
-                return -errno;
-        r = write_all(fd, text);
-        if (r == 0 && renameat(dir, tmp, dir, name) < 0)
-                r = -errno;
-        if (r < 0) {
-                (void)unlinkat(dir, tmp, 0);
-                close(fd);
-                return r;
-        }
-        return fd;
+        _cleanup_(closep) int dir = run < 0 ? run : rundir_subdir(run, RECORD_SUBDIR, true);
+        return dir < 0 ? dir : write_file_atomic_keep(dir, name, text, strlen(text));
 }
 
 int record_add_dev(int fd, dev_t dev)
@@ -73,29 +51,16 @@ int record_remove(const struct paths *p, const char *target)
 
         if (r < 0)
                 return r;
-        _cleanup_(closep) int dir = records_dir(p);
+        /* none there: no record to remove */
+        _cleanup_(closep) int dir = rundir_open_sub(p, RECORD_SUBDIR, false);
         if (dir < 0)
-                return dir;
+                return dir == -ENOENT ? 0 : dir;
         return unlinkat(dir, name, 0) < 0 && errno != ENOENT ? -errno : 0;
 }
 
 int records_open_readonly(const struct paths *p)
 {
-        _cleanup_free_ char *dir = NULL;
-        struct stat st;
-
-        if (asprintf(&dir, "%s/%s", p->rundir, RECORD_SUBDIR) < 0)
-                return -ENOMEM;
-        int fd = chase_at(AT_FDCWD, p->rootfd, dir, CHASE_NOFOLLOW, O_RDONLY | O_DIRECTORY, NULL);
-        if (fd < 0)
-                return fd;
-        /* root's (or the reader's own), written by no one else */
-        if (fstat(fd, &st) < 0 || (st.st_uid != 0 && st.st_uid != geteuid()) ||
-            (st.st_mode & (S_IWGRP | S_IWOTH))) {
-                close(fd);
-                return -EPERM;
-        }
-        return fd;
+        return rundir_open_sub(p, RECORD_SUBDIR, false);
 }
 
 int record_read_at(int dir, const char *target, struct mount_record *ret)
@@ -117,6 +82,6 @@ int record_read_at(int dir, const char *target, struct mount_record *ret)
 
 int record_read(const struct paths *p, const char *target, struct mount_record *ret)
 {
-        _cleanup_(closep) int dir = records_dir(p);
+        _cleanup_(closep) int dir = records_open_readonly(p);
         return dir < 0 ? dir : record_read_at(dir, target, ret);
 }

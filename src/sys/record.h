@@ -9,8 +9,9 @@
 
 /*
  * Writes the record of r->target as <run>/mounts/<name> (mount_record_name()), `run` the run
- * directory's fd from rundir_open() (or its -errno, returned), through a
- * temporary file renamed over it, so a reader never sees half a record.  Returns the file's
+ * directory's fd from rundir_open() (or its -errno, returned), with the one atomic writer
+ * (write_file_atomic_keep(): synced, renamed over it), so a reader never sees half a record,
+ * even after a crash.  The only call that creates the records' directory.  Returns the file's
  * fd (close-on-exec), kept for record_add_dev(), or -errno.
  */
 int record_write(int run, const struct mount_record *r);
@@ -21,11 +22,12 @@ int record_write(int run, const struct mount_record *r);
  * record another mount on that mount point put there since is not touched.  0 or -errno.
  */
 int record_add_dev(int fd, dev_t dev);
-/* Removes the record of mount point `target` (a mount the helper undid).  0 or -errno. */
+/* Removes the record of mount point `target` (a mount the helper undid); none there, or no
+ * records' directory: 0.  0 or -errno. */
 int record_remove(const struct paths *p, const char *target);
 /*
- * The records' directory for a reader (nfs-tuned status): not created; -EPERM when it is not
- * root's (or the reader's) or is writable by group or others; -ENOENT when none.
+ * The records' directory for a reader (nfs-tuned status, the udev mode): rundir_open_sub()
+ * without creating anything; -EPERM when rundir_trusted() refuses it; -ENOENT when none.
  */
 int records_open_readonly(const struct paths *p);
 /* The record of mount point `target` in the records' directory `dir`. */

@@ -5,11 +5,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "shared/macro.h"
 #include "sys/chase.h"
 
 bool rundir_trusted(const struct stat *st)
 {
-        return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
+        /* root's (the helper's, run by root or setuid) or the user's own (a reader, a test) */
+        return (st->st_uid == 0 || st->st_uid == geteuid()) &&
+               !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
 /* The fd when it is a directory of ours, else -EPERM (or -errno); the fd is closed then. */
@@ -28,9 +31,9 @@ static int keep_if_trusted(int fd)
         return fd;
 }
 
-int rundir_open(const struct paths *p)
+int rundir_open(const struct paths *p, bool create)
 {
-        int r = paths_mkdir(p, p->rundir, 0755);
+        int r = create ? paths_mkdir(p, p->rundir, 0755) : 0;
 
         if (r < 0 && r != -EEXIST)
                 return r;
@@ -39,10 +42,16 @@ int rundir_open(const struct paths *p)
             chase_at(AT_FDCWD, p->rootfd, p->rundir, CHASE_NOFOLLOW, O_RDONLY | O_DIRECTORY, NULL));
 }
 
-int rundir_subdir(int dirfd, const char *name)
+int rundir_subdir(int dirfd, const char *name, bool create)
 {
-        if (mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST)
+        if (create && mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST)
                 return -errno;
         int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         return keep_if_trusted(fd < 0 ? -errno : fd);
+}
+
+int rundir_open_sub(const struct paths *p, const char *name, bool create)
+{
+        _cleanup_(closep) int run = rundir_open(p, create);
+        return run < 0 ? run : rundir_subdir(run, name, create);
 }

@@ -6,14 +6,21 @@
 
 #include "sys/paths.h"
 
-/* Only the helper's own user (root) may own or write what it trusts in its run directory. */
+/*
+ * What the helper trusts in its run directory: root's or the running user's own, and written
+ * by no one else (group or others).  One rule for the writer (root) and the readers.
+ */
 bool rundir_trusted(const struct stat *st);
 
 /*
- * The run directory, created when missing and opened without following a link; -EPERM when
- * it is not the helper's user's or is writable by group or others.  Returns the fd.
+ * The run directory, opened without following a link; created first when missing and
+ * `create` (the writers: locks, claims, records), else -ENOENT (a reader creates nothing).
+ * -EPERM when rundir_trusted() refuses it.  Returns the fd.
  */
-int rundir_open(const struct paths *p);
+int rundir_open(const struct paths *p, bool create);
 
-/* A directory inside it (created when missing), held to the same rules.  Returns the fd. */
-int rundir_subdir(int dirfd, const char *name);
+/* A directory inside it, held to the same rules (created when missing and `create`). */
+int rundir_subdir(int dirfd, const char *name, bool create);
+
+/* The two above: <rundir>/<name>, the one way to reach the claims' and the records' directory. */
+int rundir_open_sub(const struct paths *p, const char *name, bool create);

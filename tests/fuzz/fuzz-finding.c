@@ -48,13 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                 abort();
                 free(esc);
         }
-        FILE *out = open_memstream(&buf, &len);
-        if (out) {
-                prom_write_label_value(out, text);
-                if (fclose(out) == 0 && buf) {
-                        fuzz_check_utf8(buf, len, false);
-                        check_label_value(buf, len);
-                }
+        struct strbuf out = { 0 };
+        prom_label_value(&out, text);
+        if ((buf = strbuf_steal(&out, &len))) {
+                fuzz_check_utf8(buf, len, false);
+                check_label_value(buf, len);
                 free(buf);
         }
         free(text);

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!(text = fuzz_string(data, size)))
                 return 0;
         (void)udev_rule_writes_read_ahead(text);
-        if (status_check_nfsmount_conf("fuzz.conf", text, &rep) == 0)
+        if (hostcheck_nfsmount_conf("fuzz.conf", text, &rep) == 0)
                 for (size_t i = 0; i < rep.nfindings; i++)
                         if (!rep.findings[i].text || !strstr(rep.findings[i].text, "fuzz.conf"))
                                 abort();

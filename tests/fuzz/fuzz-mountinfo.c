@@ -7,10 +7,10 @@
 #include <sys/sysmacros.h>
 
 #include "core/clients.h"
-#include "core/messages.h"
 #include "core/nfsfs.h"
 #include "core/policy.h"
 #include "core/readahead.h"
+#include "core/verdict.h"
 #include "core/verify.h"
 #include "fuzz.h"
 

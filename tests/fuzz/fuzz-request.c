@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                 opt_describe_invalid(why, sizeof(why), bad->name, bad->value, "");
                 struct match_input in = { "filer", NULL, 0, "/mnt" };
                 if (config_merge(&none, &l, &in, false, &m) == 0) {
-                        if (settings_from_merged(&m, &set, &badm) < 0)
+                        if (plan_settings(&m, &set, &badm) < 0)
                                 opt_describe_invalid(why, sizeof(why), badm->opt.name,
                                                      badm->opt.value, "");
                         if (plan_options(&m, NULL, &planned) == 0)
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         merged_done(&m);
                 }
                 (void)optlist_parse(&fstab, "rw,user,nconnect_policy=follow");
-                (void)settings_untrusted_drop(&l, &fstab, &dropped);
+                (void)plan_drop_untrusted(&l, &fstab, &dropped);
         }
         optlist_done(&planned);
         optlist_done(&dropped);

@@ -8,48 +8,24 @@
 
 #include "shared/macro.h"
 #include "sys/chase.h"
-#include "unit.h"
-
-#define NOBODY 65534
-
-static char base[PATH_MAX];
+#include "scratch.h"
 
 static void mk(const char *rel, mode_t mode, uid_t uid)
 {
-        char p[2 * PATH_MAX];
-        snprintf(p, sizeof(p), "%s/%s", base, rel);
-        ck_assert_msg(mkdir(p, mode) == 0 && chmod(p, mode) == 0, "mkdir %s", p);
-        ck_assert(chown(p, uid, uid) == 0);
+        scratch_mkdir(rel, mode, uid);
 }
 
 static void file(const char *rel, uid_t uid)
 {
-        char p[2 * PATH_MAX];
-        snprintf(p, sizeof(p), "%s/%s", base, rel);
-        int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ck_assert_msg(fd >= 0, "create %s", p);
-        ck_assert(write(fd, "x\n", 2) == 2 && fchown(fd, uid, uid) == 0);
-        close(fd);
+        scratch_file(rel, "x\n", 0644, uid);
 }
 
-static void link_(const char *rel, const char *target, uid_t uid)
-{
-        char p[2 * PATH_MAX], t[2 * PATH_MAX];
-        snprintf(p, sizeof(p), "%s/%s", base, rel);
-        /* an absolute target inside the tree: "@/x" is base/x */
-        if (target[0] == '@')
-                snprintf(t, sizeof(t), "%s%s", base, target + 1);
-        else
-                snprintf(t, sizeof(t), "%s", target);
-        ck_assert(symlink(t, p) == 0 && lchown(p, uid, uid) == 0);
-}
+#define link_ scratch_link
+#define base scratch_base
 
-static void setup(void)
+/* the tree every test starts from */
+static void tree(void)
 {
-        char tmpl[] = "/tmp/nfs-tuned-chase.XXXXXX";
-        ck_assert(mkdtemp(tmpl));
-        snprintf(base, sizeof(base), "%s", tmpl);
-        ck_assert(chmod(base, 0755) == 0);
         mk("etc", 0755, 0);
         mk("etc/conf.d", 0755, 0);
         file("etc/conf.d/a.conf", 0);
@@ -64,13 +40,6 @@ static void setup(void)
         mk("tmp", 01777, 0);
         mk("open", 0777, 0);
         mk("other", 0755, NOBODY + 1);     /* another user again */
-}
-
-static void teardown(void)
-{
-        char cmd[2 * PATH_MAX];
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-        ck_assert(system(cmd) == 0);
 }
 
 struct row {
@@ -107,6 +76,7 @@ START_TEST(test_rows)
 {
         if (geteuid() != 0)
                 return; /* chown needs root; CI runs the suite as root */
+        tree();
         link_("etc/conf.d/root-link.conf", "@/etc/shadow", 0);
         link_("etc/conf.d/rel.conf", "../shadow", 0);
         link_("etc/conf.d/to-user.conf", "@/home/user/evil.conf", 0);
@@ -163,6 +133,10 @@ END_TEST
 START_TEST(test_dotdot_stays_under_root)
 {
         char p[2 * PATH_MAX];
+
+        if (geteuid() != 0)
+                return;
+        tree();
         snprintf(p, sizeof(p), "%s/etc", base);
         int root = open(p, O_PATH | O_DIRECTORY);
         ck_assert(root >= 0);
@@ -174,15 +148,4 @@ START_TEST(test_dotdot_stays_under_root)
 }
 END_TEST
 
-static Suite *make_suite(void)
-{
-        Suite *s = suite_create("chase");
-        TCase *tc = tcase_create("chase");
-        tcase_add_checked_fixture(tc, setup, teardown);
-        tcase_add_test(tc, test_rows);
-        tcase_add_test(tc, test_dotdot_stays_under_root);
-        suite_add_tcase(s, tc);
-        return s;
-}
-
-UNIT_MAIN(make_suite)
+SCRATCH_MAIN("chase", test_rows, test_dotdot_stays_under_root)

@@ -4,9 +4,9 @@
 #include <sys/sysmacros.h>
 
 #include "core/claim.h"
-#include "core/messages.h"
 #include "core/nfsfs.h"
 #include "core/plan.h"
+#include "core/verdict.h"
 #include "unit.h"
 
 #define W POLICY_WARN

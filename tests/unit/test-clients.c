@@ -571,7 +571,7 @@ START_TEST(test_count_hidden)
                 ck_assert_int_eq(nfs_addr_parse(a, &sw[n].addr), 0);
                 n++;
         }
-        clients_count_hidden(&c, sw, n);
+        clients_hidden_nconnect(&c, sw, n);
         size_t hidden = 0;
         for (size_t i = 0; i < c.n; i++)
                 if (c.v[i].hidden) {

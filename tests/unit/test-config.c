@@ -525,8 +525,9 @@ static const struct {
         { "[server x]\nnconnect=4\n[mountpoint /x]\nhard\n", NULL, "soft", "s", NULL, "/m", false, "soft@cmd", "", "" },
         /* a bare flag and a value of the same name compete */
         { "[global]\nnconnect=4\n", NULL, "nconnect", "s", NULL, "/m", false, "nconnect@cmd", NULL, NULL },
-        /* groups are case-insensitive in the table: NFSVERS in the config loses to v3 */
-        { "[global]\nNFSVERS=4.1\n", NULL, "v3", "s", NULL, "/m", false, "v3@cmd", NULL, NULL },
+        /* names are exact, as in libmount and mount.nfs: NFSVERS is no version option, it
+           stays (and mount.nfs will refuse it) */
+        { "[global]\nNFSVERS=4.1\n", NULL, "v3", "s", NULL, "/m", false, "NFSVERS=4.1@t.conf:2,v3@cmd", NULL, NULL },
         /* profiles: command line > mountpoint > server > profile > global */
         { PROFILES "[server s]\nprofile = p\n", NULL, "", "s", NULL, "/m", false,
           "nconnect=8@t.conf:2,hard@t.conf:3,profile=p@t.conf:8", NULL,

@@ -157,7 +157,7 @@ START_TEST(test_fstab)
                         v[n].addr = &addrs[n];
                 }
         }
-        ck_assert_int_eq(status_check_fstab(v, n, &conf, &rep), 0);
+        ck_assert_int_eq(hostcheck_fstab(v, n, &conf, &rep), 0);
         char *got = render_findings(&rep);
         ck_assert_msg(streq(got, fstab_rows[_i].findings), "row %d (%s): findings\n%s\nwant\n%s",
                       _i, fstab_rows[_i].name, got, fstab_rows[_i].findings);
@@ -175,7 +175,7 @@ START_TEST(test_fstab_empty)
         struct config conf = { 0 };
         struct status_report rep = { 0 };
 
-        ck_assert_int_eq(status_check_fstab(NULL, 0, &conf, &rep), 0);
+        ck_assert_int_eq(hostcheck_fstab(NULL, 0, &conf, &rep), 0);
         ck_assert_uint_eq(rep.nfindings, 0);
 }
 END_TEST
@@ -272,7 +272,7 @@ START_TEST(test_udev)
                 v[n] = (struct udev_rule_file){ f->name, f->path, f->shadowed, f->masked,
                                                 f->writes_read_ahead };
         }
-        ck_assert_int_eq(status_check_udev(v, n, &rep), 0);
+        ck_assert_int_eq(hostcheck_udev(v, n, &rep), 0);
         const char *path = "unset";
         enum udev_rule_state st = udev_rule_state(v, n, &path);
         ck_assert_msg(st == udev_rows[_i].state, "row %d (%s): nfs-tuned's rule %s", _i,
@@ -349,7 +349,7 @@ START_TEST(test_nfsmount_conf)
 {
         struct status_report rep = { 0 };
 
-        ck_assert_int_eq(status_check_nfsmount_conf("/etc/nfsmount.conf", conf_rows[_i].text,
+        ck_assert_int_eq(hostcheck_nfsmount_conf("/etc/nfsmount.conf", conf_rows[_i].text,
                                                     &rep), 0);
         char *got = render_findings(&rep);
         ck_assert_msg(streq(got, conf_rows[_i].findings), "row %d (%s): findings\n%s\nwant\n%s",

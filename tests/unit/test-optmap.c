@@ -8,7 +8,7 @@
 static const struct {
         const char *name, *value;
         bool helper;
-        int check;        /* the row's check; 0 where there is none */
+        int check;        /* optdef_check(): the row's check or number range; 0 where none */
         const char *hint; /* opt_hint() */
 } rows[] = {
         { "read_ahead_kb", "15x", true, 0, "a size in KiB (15360), a multiple of rsize (15x) or keep" },
@@ -20,9 +20,19 @@ static const struct {
         { "krb5_policy", "follow", true, -EINVAL, "warn or refuse" },
         { "mount_nfs", "/sbin/mount.nfs", true, 0, "an absolute path" },
         { "mount_nfs", "mount.nfs", true, -EINVAL, "an absolute path" },
-        /* NFS options: the request parser checks them, the table gives the words */
-        { "nconnect", "99", false, 0, "a number from 1 to 16" },
-        { "nfsvers", "9", false, 0, "3, 4, 4.0, 4.1 or 4.2" },
+        /* NFS options: the row holds the value rule the request parser applies */
+        { "nconnect", "99", false, -EINVAL, "a number from 1 to 16" },
+        { "nconnect", "0", false, -EINVAL, "a number from 1 to 16" },
+        { "nconnect", "16", false, 0, "a number from 1 to 16" },
+        { "port", "65536", false, -EINVAL, "a port number from 0 to 65535" },
+        { "port", "0", false, 0, "a port number from 0 to 65535" },
+        { "minorversion", "3", false, -EINVAL, "0, 1 or 2" },
+        { "xprtsec", "ssl", false, -EINVAL, "none, tls or mtls" },
+        { "xprtsec", "mtls", false, 0, "none, tls or mtls" },
+        { "sec", "", false, -EINVAL, "a flavour such as sys, krb5, krb5i or krb5p" },
+        { "nfsvers", "9", false, -EINVAL, "3, 4, 4.0, 4.1 or 4.2" },
+        { "nfsvers", "4.2", false, 0, "3, 4, 4.0, 4.1 or 4.2" },
+        /* proto's words are the request parser's own table */
         { "proto", "sctp", false, 0, "tcp, tcp6, udp, udp6, rdma or rdma6" },
         /* addr= carries why it is not used, not a hint */
         { "addr", "10.0.0.1", false, 0, NULL },
@@ -37,7 +47,7 @@ START_TEST(test_rows)
 {
         ck_assert_int_eq(is_helper_key(rows[_i].name), rows[_i].helper);
         const struct optdef *d = optdef_find(rows[_i].name);
-        ck_assert_int_eq(d && d->check ? d->check(rows[_i].value) : 0, rows[_i].check);
+        ck_assert_int_eq(d ? optdef_check(d, rows[_i].value) : 0, rows[_i].check);
         ck_assert_msg(streq_ptr_(opt_hint(rows[_i].name), rows[_i].hint), "row %d: hint %s", _i,
                       S(opt_hint(rows[_i].name)));
 }

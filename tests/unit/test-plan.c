@@ -62,7 +62,7 @@ START_TEST(test_settings)
         struct settings s = { .krb5_policy = POLICY_FOLLOW }; /* no valid result has it */
         const struct merged_opt *bad = NULL;
         merge(settings_rows[_i].conf, settings_rows[_i].cmd, &c, &m);
-        int r = settings_from_merged(&m, &s, &bad);
+        int r = plan_settings(&m, &s, &bad);
         ck_assert_msg(r == settings_rows[_i].rc, "row %d: rc %d", _i, r);
         if (r < 0) {
                 ck_assert_ptr_nonnull(bad);
@@ -87,7 +87,7 @@ START_TEST(test_settings_null_bad)
         struct merged m = { 0 };
         struct settings s;
         merge("", "krb5_policy=follow", &c, &m);
-        ck_assert_int_eq(settings_from_merged(&m, &s, NULL), -EINVAL);
+        ck_assert_int_eq(plan_settings(&m, &s, NULL), -EINVAL);
         merged_done(&m);
         config_done(&c);
 }
@@ -232,7 +232,7 @@ START_TEST(test_untrusted)
         struct optlist cmd = { 0 }, fstab = { 0 }, dropped = { 0 };
         ck_assert_int_eq(optlist_parse(&cmd, untrusted_rows[_i].cmd), 0);
         ck_assert_int_eq(optlist_parse(&fstab, untrusted_rows[_i].fstab), 0);
-        ck_assert_int_eq(settings_untrusted_drop(&cmd, untrusted_rows[_i].fstab ? &fstab : NULL, &dropped), 0);
+        ck_assert_int_eq(plan_drop_untrusted(&cmd, untrusted_rows[_i].fstab ? &fstab : NULL, &dropped), 0);
         char *kept = optlist_to_string(&cmd), *gone = optlist_to_string(&dropped);
         ck_assert_str_eq(kept, untrusted_rows[_i].kept);
         ck_assert_str_eq(gone, untrusted_rows[_i].dropped);

@@ -2,9 +2,9 @@
 #include <errno.h>
 #include <sys/sysmacros.h>
 
-#include "core/messages.h"
 #include "core/nfsfs.h"
 #include "core/policy.h"
+#include "core/verdict.h"
 #include "unit.h"
 
 struct entry {
@@ -28,7 +28,7 @@ static const struct {
         enum sharing sharing;
         unsigned requested, effective;
         enum action nconnect, krb5;
-        const char *client;           /* client_describe() of v.client, or NULL */
+        const char *client;           /* verdict_describe_client() of v.client, or NULL */
         const char *ncmsg[MAXS];      /* substrings of the nconnect message; none: no message */
         const char *krbmsg[MAXS];     /* substrings of the krb5 message; none: no message */
 } rows[] = {
@@ -250,7 +250,7 @@ START_TEST(test_policy)
         ck_assert_msg(v.krb5 == rows[_i].krb5, "row %d (%s): krb5 %s", _i, rows[_i].name, action_to_string(v.krb5));
         if (rows[_i].client) {
                 ck_assert_ptr_nonnull(v.client);
-                char *d = client_describe(v.client);
+                char *d = verdict_describe_client(v.client);
                 ck_assert_str_eq(d, rows[_i].client);
                 free(d);
         } else
@@ -355,7 +355,7 @@ START_TEST(test_mounts_describe)
         }
         ck_assert_int_eq(clients_group(&c), 0);
         ck_assert_uint_eq(c.n, 1);
-        char *s = client_mounts_describe(&c.v[0], &c);
+        char *s = verdict_describe_mounts(&c.v[0], &c);
         char *want = NULL;
         sbuf_add(&want, "/m (h:/x), /m (h:/x), %s (%s), /m (h:/x), /m (h:/x)", target, source);
         ck_assert_str_eq(s, want);
@@ -364,7 +364,7 @@ START_TEST(test_mounts_describe)
 
         ck_assert_int_eq(clients_add_nfsfs_servers(&c, "v3 0a000001 801 1 x\nv3 0a000001 801 1 x\n", NULL, 0), 0);
         ck_assert_uint_eq(c.n, 2);
-        s = client_mounts_describe(&c.v[1], &c);
+        s = verdict_describe_mounts(&c.v[1], &c);
         ck_assert_str_eq(s, "no mount of this mount namespace");
         free(s);
         clients_done(&c);

@@ -95,7 +95,7 @@ static const struct {
 START_TEST(test_opt_vers_major)
 {
         struct opt o = { (char *)major_rows[_i].name, (char *)major_rows[_i].value };
-        ck_assert_int_eq(opt_vers_major(&o), major_rows[_i].major);
+        ck_assert_int_eq(nfs_request_opt_major(&o), major_rows[_i].major);
 }
 END_TEST
 

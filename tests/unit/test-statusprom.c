@@ -45,7 +45,6 @@ static char *prometheus_of(struct status_report *rep)
         struct config conf = { 0 };
         struct status_facts facts[ELEMS(mounts)];
         char *text = NULL;
-        size_t len = 0;
 
         for (size_t i = 0; i < ELEMS(mounts); i++) {
                 struct nfs_mount m;
@@ -67,11 +66,10 @@ static char *prometheus_of(struct status_report *rep)
         ck_assert_int_eq(status_add_finding(rep, SEV_WARNING, F_UDEV_WRITER, NULL, "z"), 0);
         struct status_inputs in = { 0 };
         ck_assert_int_eq(status_inputs_add(&in, IN_BDI, "x"), 0);
-        FILE *out = open_memstream(&text, &len);
-        ck_assert_ptr_nonnull(out);
-        ck_assert_int_eq(status_prometheus(out, rep, &c, &in, "1.2\"3"), 0);
+        struct strbuf out = { 0 };
+        ck_assert_int_eq(status_prometheus(&out, rep, &c, &in, "1.2\"3"), 0);
         status_inputs_done(&in);
-        ck_assert_int_eq(fclose(out), 0);
+        ck_assert_ptr_nonnull((text = strbuf_steal(&out, NULL)));
         config_done(&conf);
         clients_done(&c);
         return text;
@@ -170,14 +168,12 @@ START_TEST(test_prometheus_empty)
 {
         struct status_report rep = { 0 };
         struct clients c = { 0 };
-        char *text = NULL;
-        size_t len = 0;
-        FILE *out = open_memstream(&text, &len);
+        struct strbuf out = { 0 };
         struct status_inputs in = { 0 };
 
-        ck_assert_ptr_nonnull(out);
-        ck_assert_int_eq(status_prometheus(out, &rep, &c, &in, ""), 0);
-        ck_assert_int_eq(fclose(out), 0);
+        ck_assert_int_eq(status_prometheus(&out, &rep, &c, &in, ""), 0);
+        char *text = strbuf_steal(&out, NULL);
+        ck_assert_ptr_nonnull(text);
         ck_assert_ptr_nonnull(strstr(text, "nfs_tuned_build_info{version=\"\"} 1\n"));
         ck_assert_ptr_nonnull(strstr(text, "nfs_tuned_hidden_clients 0\n"));
         ck_assert_ptr_nonnull(strstr(text, "nfs_tuned_status_success 1\n"));

@@ -27,6 +27,29 @@
                 return failed ? EXIT_FAILURE : EXIT_SUCCESS;        \
         }
 
+/* One test case of `tests` (with a fixture run around each when given) as a suite. */
+static inline Suite *unit_suite(const char *name, SFun setup, SFun teardown,
+                                const TTest *const *tests, size_t n)
+{
+        Suite *s = suite_create(name);
+        TCase *tc = tcase_create(name);
+        if (setup || teardown)
+                tcase_add_checked_fixture(tc, setup, teardown);
+        for (size_t i = 0; i < n; i++)
+                tcase_add_test(tc, tests[i]);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+/* main() of a test file whose tests are one case: UNIT_TESTS_MAIN("name", NULL, NULL, a, b) */
+#define UNIT_TESTS_MAIN(name, setup, teardown, ...)                                \
+        static Suite *make_suite(void)                                             \
+        {                                                                          \
+                const TTest *const tests[] = { __VA_ARGS__ };                      \
+                return unit_suite(name, setup, teardown, tests, ELEMS(tests));     \
+        }                                                                          \
+        UNIT_MAIN(make_suite)
+
 /* Appends to a growing string; used to render structures for one exact comparison. */
 static inline void sbuf_add(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline void sbuf_add(char **s, const char *fmt, ...)

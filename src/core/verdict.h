@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+/* What the policies' verdict means, as findings (core/findings.c holds them) and the
+ * descriptions of the clients they name. */
+
 #include "core/clients.h"
 #include "core/findings.h"
 #include "core/policy.h"
 
 /* "10.0.0.1 port 2049, NFSv4.1 over tcp"; NULL only when out of memory.  Caller frees. */
-char *client_describe(const struct nfs_client *cl);
+char *verdict_describe_client(const struct nfs_client *cl);
 /* "/mnt/a (srv:/a), /mnt/b (srv:/b)" or "no mount of this mount namespace"; NULL: no memory. */
-char *client_mounts_describe(const struct nfs_client *cl, const struct clients *c);
+char *verdict_describe_mounts(const struct nfs_client *cl, const struct clients *c);
 
 /*
  * The finding of the nconnect part of a verdict, naming the mounts that set the client, why it
@@ -27,7 +30,7 @@ int verdict_names_finding(const struct verdict *v, const struct clients *c, cons
 int verdict_tls_finding(const struct verdict *v, const struct clients *c,
                         const struct nfs_request *req, struct findings *out);
 /* What a mount that asked for `want` lacks on a client of `has` ("encryption and ..."; static). */
-const char *tls_lacking_words(enum tls_level want, enum tls_level has);
+const char *verdict_tls_lacking(enum tls_level want, enum tls_level has);
 /* The same for sec=krb5* on a client with several connections. */
 int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
                          const struct nfs_request *req, struct findings *out);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/messages.h"
+#include "core/verdict.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "shared/macro.h"
 
-char *client_describe(const struct nfs_client *cl)
+char *verdict_describe_client(const struct nfs_client *cl)
 {
         char a[NFS_ADDR_STRLEN], vers[32], *s;
         bool tls = !streq(cl->key.xprtsec, "none");
@@ -21,7 +21,7 @@ char *client_describe(const struct nfs_client *cl)
         return s;
 }
 
-char *client_mounts_describe(const struct nfs_client *cl, const struct clients *c)
+char *verdict_describe_mounts(const struct nfs_client *cl, const struct clients *c)
 {
         if (cl->nmounts == 0)
                 return strdup("no mount of this mount namespace");
@@ -93,8 +93,8 @@ int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, s
 {
         if (!v->client || (v->nconnect == ACTION_NONE && !v->pass_nconnect))
                 return 0;
-        _cleanup_free_ char *desc = client_describe(v->client);
-        _cleanup_free_ char *mounts = client_mounts_describe(v->client, c);
+        _cleanup_free_ char *desc = verdict_describe_client(v->client);
+        _cleanup_free_ char *mounts = verdict_describe_mounts(v->client, c);
         if (!desc || !mounts)
                 return -ENOMEM;
         if (v->client->claimed)
@@ -140,8 +140,8 @@ int verdict_names_finding(const struct verdict *v, const struct clients *c, cons
 {
         if (v->names == ACTION_NONE)
                 return 0;
-        _cleanup_free_ char *desc = client_describe(v->client);
-        _cleanup_free_ char *mounts = client_mounts_describe(v->client, c);
+        _cleanup_free_ char *desc = verdict_describe_client(v->client);
+        _cleanup_free_ char *mounts = verdict_describe_mounts(v->client, c);
         if (!desc || !mounts)
                 return -ENOMEM;
         return findings_add(out, SEV_WARNING,
@@ -169,7 +169,7 @@ int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
         if (v->client && v->sharing == SHARE_HIDDEN) {
                 from = "inherited from a client that only another mount namespace uses";
         } else if (v->client && v->sharing != SHARE_NEW) {
-                if (!(mounts = client_mounts_describe(v->client, c)))
+                if (!(mounts = verdict_describe_mounts(v->client, c)))
                         return -ENOMEM;
                 from = "inherited from ";
         } else
@@ -185,7 +185,7 @@ int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
 }
 
 /* What a mount that asked for `want` lacks on a client of `has`. */
-const char *tls_lacking_words(enum tls_level want, enum tls_level has)
+const char *verdict_tls_lacking(enum tls_level want, enum tls_level has)
 {
         if (has == TLS_NONE)
                 return "encryption and integrity protection (its RPC traffic in plain text)";
@@ -203,8 +203,8 @@ int verdict_tls_finding(const struct verdict *v, const struct clients *c,
                 return 0;
         const struct nfs_client *cl = v->tls_client;
         enum tls_level has = tls_level_of(cl->key.xprtsec);
-        _cleanup_free_ char *desc = client_describe(cl);
-        _cleanup_free_ char *mounts = client_mounts_describe(cl, c);
+        _cleanup_free_ char *desc = verdict_describe_client(cl);
+        _cleanup_free_ char *mounts = verdict_describe_mounts(cl, c);
         char hasw[128];
         if (!desc || !mounts)
                 return -ENOMEM;
@@ -223,6 +223,6 @@ int verdict_tls_finding(const struct verdict *v, const struct clients *c,
             "first, or mount with vers=3 or through another server address%s",
             refuse ? "refusing to mount: " : "", req->xprtsec,
             v->sharing == SHARE_MAYBE ? "may land (the version is negotiated)" : "would land",
-            desc, mounts, hasw, tls_lacking_words(v->tls_want, has),
+            desc, mounts, hasw, verdict_tls_lacking(v->tls_want, has),
             refuse ? "" : "; tls_policy = refuse prevents it");
 }

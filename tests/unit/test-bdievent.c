@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The udev mode's decision (core/udevbdi.c) and the mount record (core/record.c).  The same
+ * The udev mode's decision (core/bdievent.c) and the mount record (core/record.c).  The same
  * table is decided by the mount path's steps too: the two paths must never disagree.
  */
 #include <errno.h>
 #include <sys/sysmacros.h>
 
+#include "core/bdievent.h"
 #include "core/config.h"
 #include "core/merge.h"
 #include "core/plan.h"
 #include "core/record.h"
 #include "core/spec.h"
-#include "core/udevbdi.h"
 #include "shared/macro.h"
 #include "unit.h"
 
@@ -144,7 +144,7 @@ static struct read_ahead_plan mount_path_plan(const struct config *c, const stru
                 ck_assert_int_eq(optlist_add(&cmd, "read_ahead_kb", cmdline_ra), 0);
         struct match_input in = { spec.host, &m->addr, 1, m->target };
         ck_assert_int_eq(config_merge(c, &cmd, &in, false, &merged), 0);
-        ck_assert_int_eq(settings_from_merged(&merged, &set, NULL), 0);
+        ck_assert_int_eq(plan_settings(&merged, &set, NULL), 0);
         struct read_ahead_plan p = read_ahead_plan(&set.read_ahead, m->dev, m->rsize, NULL, 0);
         merged_done(&merged);
         optlist_done(&cmd);
@@ -409,7 +409,7 @@ END_TEST
 
 static Suite *make_suite(void)
 {
-        Suite *s = suite_create("udevbdi");
+        Suite *s = suite_create("bdievent");
         TCase *tc = tcase_create("core");
         tcase_add_loop_test(tc, test_decide, 0, ELEMS(rows));
         tcase_add_loop_test(tc, test_paths_agree, 0, ELEMS(rows));

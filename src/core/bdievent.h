@@ -33,12 +33,9 @@ struct bdi_decision {
 /*
  * The read-ahead of a new NFS superblock, decided as the mount path decides it: the sections
  * matched (config_merge(): the server name as written in the mount's source, its addr=, the
- * mount point) and merged, the setting read (settings_from_merged()), the KiB worked out
+ * mount point) and merged, the setting read (plan_settings()), the KiB worked out
  * (read_ahead_plan()).  A record of the helper for this mount point and source stands for its
  * command line.  No name is resolved.  0 or -ENOMEM.
  */
 int bdi_event_decide(const struct config *c, const struct bdi_event *ev,
                      struct bdi_decision *ret);
-/* The record `r` is the plan of the mount `m`: same mount point and source, and the same
- * superblock when the record names one (one rule for the udev mode and status). */
-bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m);

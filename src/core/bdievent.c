@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/udevbdi.h"
+#include "core/bdievent.h"
 
 #include <errno.h>
 
@@ -7,13 +7,6 @@
 #include "core/plan.h"
 #include "core/spec.h"
 #include "shared/macro.h"
-
-bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m)
-{
-        /* a record without dev (a bg mount not verified yet) matches by source and target */
-        return r && m && streq(r->target, m->target) && streq(r->spec, m->source) &&
-               (!r->dev || r->dev == m->dev);
-}
 
 /* The record's setting as a command line, so that it beats every section as -o does. */
 static int record_cmdline(const struct mount_record *r, struct optlist *ret)
@@ -50,7 +43,7 @@ int bdi_event_decide(const struct config *c, const struct bdi_event *ev, struct 
                 goto out;
         struct bdi_decision d = { .from_record = rec != NULL };
         /* the config's values are checked when parsed, the record's here: a bad one is unset */
-        if (settings_from_merged(&merged, &set, NULL) < 0)
+        if (plan_settings(&merged, &set, NULL) < 0)
                 set = (struct settings){ .read_ahead = { READ_AHEAD_KEEP, 0 } };
         const struct merged_opt *o = merged_find(&merged, "read_ahead_kb");
         if (o && o->from) {

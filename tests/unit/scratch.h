@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * A scratch tree of directories, files and links with chosen modes and owners, for the tests
+ * of sys/ (path chasing, trust checks, the atomic writer).  Owners need root; the suite runs
+ * as root in CI, and a test that needs an owner returns early otherwise.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unit.h"
+
+#define NOBODY 65534
+
+static char scratch_base[PATH_MAX];
+
+/* base/rel in a static buffer of the caller's choosing; "@/x" and "x" both name base/x */
+static inline const char *scratch_path(char buf[static 2 * PATH_MAX], const char *rel)
+{
+        rel += rel[0] == '@';
+        snprintf(buf, 2 * PATH_MAX, "%s%s%s", scratch_base, rel[0] == '/' ? "" : "/", rel);
+        return buf;
+}
+
+static inline void scratch_new(void)
+{
+        char tmpl[] = "/tmp/nfs-tuned-unit.XXXXXX";
+        ck_assert(mkdtemp(tmpl));
+        snprintf(scratch_base, sizeof(scratch_base), "%s", tmpl);
+        ck_assert(chmod(scratch_base, 0755) == 0);
+}
+
+static inline void scratch_remove(void)
+{
+        char cmd[2 * PATH_MAX];
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch_base);
+        ck_assert(system(cmd) == 0);
+}
+
+static inline void scratch_mkdir(const char *rel, mode_t mode, uid_t uid)
+{
+        char p[2 * PATH_MAX];
+        scratch_path(p, rel);
+        ck_assert_msg(mkdir(p, mode) == 0 && chmod(p, mode) == 0, "mkdir %s", p);
+        ck_assert(chown(p, uid, uid) == 0);
+}
+
+static inline void scratch_file(const char *rel, const char *text, mode_t mode, uid_t uid)
+{
+        char p[2 * PATH_MAX];
+        scratch_path(p, rel);
+        int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, mode);
+        ck_assert_msg(fd >= 0, "create %s", p);
+        ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+        ck_assert(fchown(fd, uid, uid) == 0 && fchmod(fd, mode) == 0);
+        close(fd);
+}
+
+/* A link; an absolute target inside the tree is written "@/x" (base/x). */
+static inline void scratch_link(const char *rel, const char *target, uid_t uid)
+{
+        char p[2 * PATH_MAX], t[2 * PATH_MAX];
+        scratch_path(p, rel);
+        if (target[0] == '@')
+                scratch_path(t, target);
+        else
+                snprintf(t, sizeof(t), "%s", target);
+        ck_assert(symlink(t, p) == 0 && lchown(p, uid, uid) == 0);
+}
+
+/* The names in directory rel, sorted, ' '-separated ("" when empty); free it. */
+static inline char *scratch_list(const char *rel)
+{
+        char p[2 * PATH_MAX], cmd[3 * PATH_MAX], *out = NULL;
+        size_t cap = 0;
+        snprintf(cmd, sizeof(cmd), "ls -A '%s' | sort | xargs", scratch_path(p, rel));
+        FILE *f = popen(cmd, "r");
+        ck_assert(f);
+        ssize_t n = getline(&out, &cap, f);
+        pclose(f);
+        if (n <= 0) {
+                free(out);
+                return strdup("");
+        }
+        out[strcspn(out, "\n")] = '\0';
+        return out;
+}
+
+/* A suite of one test case whose tests each get a fresh scratch tree, removed after. */
+#define SCRATCH_MAIN(name, ...) UNIT_TESTS_MAIN(name, scratch_new, scratch_remove, __VA_ARGS__)

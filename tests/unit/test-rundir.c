@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What sys/ trusts in the run directory (sys/rundir.c: one rule and one opener for the
+ * writers and the readers of the records, sys/record.c), against a scratch tree with real
+ * owners and modes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sys/paths.h"
+#include "sys/record.h"
+#include "sys/rundir.h"
+#include "scratch.h"
+
+static char run[2 * PATH_MAX];
+
+static struct paths paths_at(const char *rel)
+{
+        return (struct paths){ .rundir = scratch_path(run, rel), .rootfd = -1 };
+}
+
+/* An opener of base/rel as the run directory: 0 for an fd (closed here), else the -errno. */
+static int try_open(int (*opener)(const struct paths *), const char *rel)
+{
+        struct paths p = paths_at(rel);
+        int fd = opener(&p);
+        if (fd >= 0)
+                close(fd);
+        return fd >= 0 ? 0 : fd;
+}
+
+static int run_created(const struct paths *p)
+{
+        return rundir_open(p, true);
+}
+
+#define open_run(rel) try_open(run_created, rel)
+#define open_records(rel) try_open(records_open_readonly, rel)
+
+START_TEST(test_rundir_created_and_checked)
+{
+        struct stat st;
+        char p[2 * PATH_MAX];
+
+        if (geteuid() != 0)
+                return; /* owners need root; CI runs the suite as root */
+        /* missing: made, 0755, the helper's own */
+        ck_assert_int_eq(open_run("run"), 0);
+        ck_assert(stat(scratch_path(p, "run"), &st) == 0);
+        ck_assert_int_eq(st.st_mode & 07777, 0755);
+        ck_assert_int_eq(st.st_uid, geteuid());
+        /* another user's, or one group or others may write: refused */
+        scratch_mkdir("theirs", 0755, NOBODY);
+        ck_assert_int_eq(open_run("theirs"), -EPERM);
+        scratch_mkdir("open", 0775, 0);
+        ck_assert_int_eq(open_run("open"), -EPERM);
+        scratch_mkdir("world", 01777, 0);
+        ck_assert_int_eq(open_run("world"), -EPERM);
+        /* a link, even to a good directory, is not followed */
+        scratch_link("link", "@/run", 0);
+        ck_assert_int_eq(open_run("link"), -ELOOP);
+        /* a path through another user's directory is refused by the chase (sys/chase.c) */
+        scratch_mkdir("home", 0755, NOBODY);
+        scratch_mkdir("home/run", 0755, 0);
+        ck_assert_int_eq(open_run("home/run"), -EPERM);
+}
+END_TEST
+
+START_TEST(test_rundir_subdir)
+{
+        struct paths p = paths_at("run");
+
+        if (geteuid() != 0)
+                return;
+        int fd = rundir_open(&p, true);
+        ck_assert_int_ge(fd, 0);
+        int sub = rundir_subdir(fd, "mounts", true);
+        ck_assert_int_ge(sub, 0);
+        close(sub);
+        scratch_mkdir("run/theirs", 0755, NOBODY);
+        ck_assert_int_eq(rundir_subdir(fd, "theirs", true), -EPERM);
+        scratch_mkdir("run/open", 0777, 0);
+        ck_assert_int_eq(rundir_subdir(fd, "open", true), -EPERM);
+        scratch_link("run/link", "mounts", 0);
+        /* O_DIRECTORY|O_NOFOLLOW on a link: ENOTDIR */
+        ck_assert_int_eq(rundir_subdir(fd, "link", true), -ENOTDIR);
+        close(fd);
+}
+END_TEST
+
+START_TEST(test_records_reader)
+{
+        char p[2 * PATH_MAX];
+
+        if (geteuid() != 0)
+                return;
+        /* a reader creates nothing: not the records' directory, not the run directory */
+        struct paths none = paths_at("none");
+        struct mount_record rec;
+        ck_assert_int_eq(open_records("none"), -ENOENT);
+        ck_assert_int_eq(record_read(&none, "/mnt", &rec), -ENOENT);
+        ck_assert_int_eq(record_remove(&none, "/mnt"), 0);
+        ck_assert(access(scratch_path(p, "none"), F_OK) < 0 && errno == ENOENT);
+        scratch_mkdir("run", 0755, 0);
+        scratch_mkdir("run/mounts", 0755, 0);
+        ck_assert_int_eq(open_records("run"), 0);
+        /* written by someone else than root or the reader: not read */
+        scratch_mkdir("w", 0755, 0);
+        scratch_mkdir("w/mounts", 0775, 0);
+        ck_assert_int_eq(open_records("w"), -EPERM);
+        scratch_mkdir("u", 0755, 0);
+        scratch_mkdir("u/mounts", 0755, NOBODY);
+        ck_assert_int_eq(open_records("u"), -EPERM);
+        scratch_mkdir("l", 0755, 0);
+        scratch_link("l/mounts", "@/run/mounts", 0);
+        /* the same opener as the writer's (rundir_subdir): O_DIRECTORY|O_NOFOLLOW on a link */
+        ck_assert_int_eq(open_records("l"), -ENOTDIR);
+}
+END_TEST
+
+SCRATCH_MAIN("rundir", test_rundir_created_and_checked, test_rundir_subdir, test_records_reader)
