@@ -64,7 +64,7 @@ int main(int argc, char **argv)
         log_set_verbose(cl.verbose);
         paths_init(&p);
         rc = commands[cl.mode].run(&(struct cmd_env){
-            .tool = &helper, .cl = &cl, .paths = &p, .argc = argc, .argv = argv });
+                .tool = &helper, .cl = &cl, .paths = &p, .argc = argc, .argv = argv });
         paths_done(&p);
         cmdline_done(&cl);
         return rc;

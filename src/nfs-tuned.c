@@ -29,23 +29,22 @@ static const struct tool admin = {
                  "next boot, and host files that defeat the settings.  Standard output holds the\n"
                  "table (or the JSON, or the pairs) only; the findings, the hidden clients and\n"
                  "whatever could not be read go to standard error.",
-        .details =
-            "Options of status:\n"
-            "  -T, --target PATH    the NFS mount that holds PATH\n"
-            "  -S, --source SPEC    the mounts of SPEC (server:/export)\n"
-            "  -o, --output LIST    the mounts table's columns (+LIST: added to the default)\n"
-            "      --output-all     every column\n"
-            "  -n, --noheadings     no header line\n"
-            "  -r, --raw            raw output: no alignment\n"
-            "  -l, --list           a list (the only form; findmnt's option, accepted)\n"
-            "  -P, --pairs          NAME=\"value\" pairs, one line a mount\n"
-            "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...]}\n"
-            "  -u, --notruncate     never cut a column to the terminal's width\n"
-            "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
-            "                       (atomically; \"-\": standard output) and print nothing\n"
-            "\n"
-            "Exit status: 0 nothing found, 1 findings, 2 an error or an input that could not\n"
-            "be read (the answer is not whole).  See nfs-tuned(8).\n",
+        .details = "Options of status:\n"
+                   "  -T, --target PATH    the NFS mount that holds PATH\n"
+                   "  -S, --source SPEC    the mounts of SPEC (server:/export)\n"
+                   "  -o, --output LIST    the mounts table's columns (+LIST: added to the default)\n"
+                   "      --output-all     every column\n"
+                   "  -n, --noheadings     no header line\n"
+                   "  -r, --raw            raw output: no alignment\n"
+                   "  -l, --list           a list (the only form; findmnt's option, accepted)\n"
+                   "  -P, --pairs          NAME=\"value\" pairs, one line a mount\n"
+                   "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...]}\n"
+                   "  -u, --notruncate     never cut a column to the terminal's width\n"
+                   "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
+                   "                       (atomically; \"-\": standard output) and print nothing\n"
+                   "\n"
+                   "Exit status: 0 nothing found, 1 findings, 2 an error or an input that could not\n"
+                   "be read (the answer is not whole).  See nfs-tuned(8).\n",
         .help_tail = status_print_columns_help,
 };
 
@@ -78,19 +77,42 @@ static int read_options(const struct cmd_env *env, const char *optstring)
 
         while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
                 switch (c) {
-                case 'o': o->columns = optarg; break;
-                case OPT_OUTPUT_ALL: o->all_columns = true; break;
-                case 'n': o->noheadings = true; break;
-                case 'r': o->raw = true; break;
-                case 'J': o->json = true; break;
-                case 'P': o->pairs = true; break;
-                case 'l': break;
-                case 'u': o->notruncate = true; break;
-                case 'T': o->target = optarg; break;
-                case 'S': o->source = optarg; break;
-                case OPT_PROMETHEUS: o->prometheus = optarg; break;
-                case 'h': return commands[ADMIN_HELP].run(env);
-                case 'V': return commands[ADMIN_VERSION].run(env);
+                case 'o':
+                        o->columns = optarg;
+                        break;
+                case OPT_OUTPUT_ALL:
+                        o->all_columns = true;
+                        break;
+                case 'n':
+                        o->noheadings = true;
+                        break;
+                case 'r':
+                        o->raw = true;
+                        break;
+                case 'J':
+                        o->json = true;
+                        break;
+                case 'P':
+                        o->pairs = true;
+                        break;
+                case 'l':
+                        break;
+                case 'u':
+                        o->notruncate = true;
+                        break;
+                case 'T':
+                        o->target = optarg;
+                        break;
+                case 'S':
+                        o->source = optarg;
+                        break;
+                case OPT_PROMETHEUS:
+                        o->prometheus = optarg;
+                        break;
+                case 'h':
+                        return commands[ADMIN_HELP].run(env);
+                case 'V':
+                        return commands[ADMIN_VERSION].run(env);
                 default:
                         fprintf(stderr, "Try 'nfs-tuned -h'.\n");
                         return STATUS_EX_ERROR;
@@ -128,7 +150,8 @@ static int cmd_status_verb(const struct cmd_env *env)
                 o->mountpoint = env->argv[optind++];
         if (optind < env->argc) {
                 log_error("unexpected argument '%s': one mount point or source at most; see "
-                          "'nfs-tuned -h'", env->argv[optind]);
+                          "'nfs-tuned -h'",
+                          env->argv[optind]);
                 return STATUS_EX_ERROR;
         }
         if (check_options(o) < 0)
@@ -141,8 +164,9 @@ int main(int argc, char **argv)
 {
         struct status_opts o = { 0 };
         struct paths p;
-        struct cmd_env env = { .tool = &admin, .paths = &p, .argc = argc, .argv = argv,
-                               .status = &o };
+        struct cmd_env env = {
+                .tool = &admin, .paths = &p, .argc = argc, .argv = argv, .status = &o
+        };
         const struct command *c;
         int rc;
 

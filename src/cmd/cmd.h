@@ -14,11 +14,11 @@ struct status_opts;
  * the paths, the raw argv. */
 struct cmd_env {
         const struct tool *tool;
-        const struct cmdline *cl;          /* mount.nfs-tuned */
+        const struct cmdline *cl; /* mount.nfs-tuned */
         struct paths *paths;
         int argc;
         char **argv;
-        struct status_opts *status;        /* nfs-tuned: the options read before the verb */
+        struct status_opts *status; /* nfs-tuned: the options read before the verb */
 };
 
 /* Each verb returns a mount(8) exit code (MNT_EX_*). */

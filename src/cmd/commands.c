@@ -21,8 +21,8 @@ static void print_indented(const char *text, int indent)
 {
         for (const char *s = text, *nl; s; s = nl ? nl + 1 : NULL) {
                 nl = strchr(s, '\n');
-                printf("%*s%.*s\n", s == text ? 0 : indent, "",
-                       nl ? (int)(nl - s) : (int)strlen(s), s);
+                printf("%*s%.*s\n", s == text ? 0 : indent, "", nl ? (int)(nl - s) : (int)strlen(s),
+                       s);
         }
 }
 

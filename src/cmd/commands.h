@@ -12,10 +12,10 @@ struct cmd_env;
  * exist without its line in -h.
  */
 struct command {
-        const char *name;  /* the verb or option that picks it; "" the program's default */
+        const char *name; /* the verb or option that picks it; "" the program's default */
         int (*run)(const struct cmd_env *env);
-        const char *args;  /* after the program and the name; "\n" starts another usage line */
-        const char *help;  /* NULL: not listed (umount, reached through umount.nfs) */
+        const char *args; /* after the program and the name; "\n" starts another usage line */
+        const char *help; /* NULL: not listed (umount, reached through umount.nfs) */
 };
 
 /* A program (a tool, in kmod's words): its commands, what it is, and what its help says after
@@ -24,8 +24,8 @@ struct tool {
         const char *name;
         const struct command *commands;
         size_t n;
-        const char *about;   /* a paragraph after the usage */
-        const char *details; /* options and references, after the commands */
+        const char *about;       /* a paragraph after the usage */
+        const char *details;     /* options and references, after the commands */
         void (*help_tail)(void); /* more, printed last (nfs-tuned: the columns), or NULL */
 };
 
@@ -42,23 +42,23 @@ void tool_version(const struct tool *t);
  * picks), the name, the function, the arguments, the help.  Each entry point expands the rows
  * of its own program into its table and skips the other's, so neither links the other's code.
  */
-#define COMMANDS(HELPER, ADMIN)                                                                  \
-        HELPER(RUN_MOUNT, "", cmd_mount,                                                         \
-               "remotetarget dir [-s] [-f] [-n] [-v] [-r] [-w] [-o options]\n"                   \
-               "[-t nfs|nfs4] [-N namespace]",                                                   \
-               "mount with the configured defaults, after checking that nconnect, sec=krb5*\n"  \
-               "and xprtsec can take effect on the NFS client the mount will share; set the\n"  \
-               "new mount's read-ahead")                                                         \
-        HELPER(RUN_UMOUNT, "umount", cmd_umount, NULL, NULL)                                     \
-        HELPER(RUN_CHECK_CONFIG, "--check-config", cmd_check_config, "",                         \
-               "check the configuration and show what each mount would get")                    \
-        HELPER(RUN_UDEV_BDI, "--udev-bdi", cmd_udev_bdi, "MAJ:MIN [-v]",                         \
-               "set a new NFS superblock's read-ahead (run by udev's rule)")                     \
-        HELPER(RUN_HELP, "-h", cmd_help, "", "this help")                                        \
-        HELPER(RUN_VERSION, "-V", cmd_version, "", "the version")                                \
-        ADMIN(ADMIN_STATUS, "status", cmd_status_verb, "[options] [MOUNTPOINT | SOURCE]",        \
-              "what every NFS mount of this host really got")                                    \
-        ADMIN(ADMIN_HELP, "-h", cmd_help, "", "this help (--help)")                              \
+#define COMMANDS(HELPER, ADMIN)                                                                \
+        HELPER(RUN_MOUNT, "", cmd_mount,                                                       \
+               "remotetarget dir [-s] [-f] [-n] [-v] [-r] [-w] [-o options]\n"                 \
+               "[-t nfs|nfs4] [-N namespace]",                                                 \
+               "mount with the configured defaults, after checking that nconnect, sec=krb5*\n" \
+               "and xprtsec can take effect on the NFS client the mount will share; set the\n" \
+               "new mount's read-ahead")                                                       \
+        HELPER(RUN_UMOUNT, "umount", cmd_umount, NULL, NULL)                                   \
+        HELPER(RUN_CHECK_CONFIG, "--check-config", cmd_check_config, "",                       \
+               "check the configuration and show what each mount would get")                   \
+        HELPER(RUN_UDEV_BDI, "--udev-bdi", cmd_udev_bdi, "MAJ:MIN [-v]",                       \
+               "set a new NFS superblock's read-ahead (run by udev's rule)")                   \
+        HELPER(RUN_HELP, "-h", cmd_help, "", "this help")                                      \
+        HELPER(RUN_VERSION, "-V", cmd_version, "", "the version")                              \
+        ADMIN(ADMIN_STATUS, "status", cmd_status_verb, "[options] [MOUNTPOINT | SOURCE]",      \
+              "what every NFS mount of this host really got")                                  \
+        ADMIN(ADMIN_HELP, "-h", cmd_help, "", "this help (--help)")                            \
         ADMIN(ADMIN_VERSION, "-V", cmd_version, "", "the version (--version)")
 
 /* The commands of nfs-tuned, in COMMANDS' order. */

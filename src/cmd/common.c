@@ -16,7 +16,8 @@ int open_config_and_program(const struct cmd_env *env, struct config *conf, stru
         if (program_called_by_helper()) {
                 log_error("refusing to run: this helper was run as the real mount.nfs by itself, "
                           "a divert loop (is the real mount.nfs a copy of this helper?); set "
-                          "mount_nfs in [global] of %s to the real binary", env->paths->config);
+                          "mount_nfs in [global] of %s to the real binary",
+                          env->paths->config);
                 return MNT_EX_SYSERR;
         }
         /* a root or setuid run trusts only root's files */
@@ -40,14 +41,17 @@ int check_program(const struct program *prog, const char *config)
                           prog->path, config);
         else if (r == -ENOEXEC)
                 log_error("cannot run the real mount.nfs %s: not a regular file; set mount_nfs in "
-                          "[global] of %s to the real binary", prog->path, config);
+                          "[global] of %s to the real binary",
+                          prog->path, config);
         else if (r == -EPERM)
                 log_error("refusing to run %s: a directory or link on its path is not root's or "
                           "is writable by others, who could put another program there; set "
-                          "mount_nfs in [global] of %s to a path of root's", prog->path, config);
+                          "mount_nfs in [global] of %s to a path of root's",
+                          prog->path, config);
         else if (r < 0)
                 log_error("cannot run the real mount.nfs %s: %s; install nfs-common (nfs-utils) "
-                          "or set mount_nfs in [global] of %s", prog->path, strerror(-r), config);
+                          "or set mount_nfs in [global] of %s",
+                          prog->path, strerror(-r), config);
         return r < 0 ? MNT_EX_SYSERR : MNT_EX_SUCCESS;
 }
 
@@ -56,7 +60,6 @@ void print_findings(const struct findings *f)
         for (size_t i = 0; i < f->n; i++)
                 log_at(f->v[i].sev, "%s", f->v[i].text);
 }
-
 
 void print_config_errors(const struct config *conf, const char *how)
 {

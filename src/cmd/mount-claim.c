@@ -25,7 +25,8 @@ static void say_unclaimed(const struct mount_ctx *m, int r)
                 log_warning("not locking %s/" CLAIM_SUBDIR "/%s.lock: the run directory or the "
                             "lock file is not root's, or is writable by others; mounting without "
                             "a claim: a mount of the same client started now may create it with "
-                            "another nconnect (the verification says so)", run, key);
+                            "another nconnect (the verification says so)",
+                            run, key);
         else if (r == -ETIMEDOUT)
                 log_warning("waited %d s for %s/" CLAIM_SUBDIR "/%s.lock, which a helper holds "
                             "only while it checks the mount table (milliseconds): one hangs; "
@@ -35,8 +36,8 @@ static void say_unclaimed(const struct mount_ctx *m, int r)
         else
                 log_warning("cannot lock %s/" CLAIM_SUBDIR "/%s.lock: %s; mounting without a "
                             "claim: a mount of the same client started now may create it with "
-                            "another nconnect (the verification says so)", run, key,
-                            strerror(-r));
+                            "another nconnect (the verification says so)",
+                            run, key, strerror(-r));
 }
 
 /* Under the key's lock: someone's live claim, a client that appeared, or a claim of its own. */
@@ -47,7 +48,8 @@ static int claim_locked(struct mount_ctx *m, int dir, const struct client_key *k
 
         if (r > 0) {
                 log_info("claim: %s is claimed by pid %ld (%s): this mount joins the client it "
-                         "creates", m->claim_key, (long)c.pid, c.target);
+                         "creates",
+                         m->claim_key, (long)c.pid, c.target);
                 /* the key may leave the TLS policy out (core/claim.h): the claimant's counts */
                 struct client_key ck = *k;
                 memcpy(ck.xprtsec, c.xprtsec, sizeof(ck.xprtsec));
@@ -57,13 +59,15 @@ static int claim_locked(struct mount_ctx *m, int dir, const struct client_key *k
         }
         if (r < 0)
                 log_warning("cannot read the claim %s/" CLAIM_SUBDIR "/%s.claim: %s; taken as "
-                            "none", m->env->paths->rundir, m->claim_key, strerror(-r));
+                            "none",
+                            m->env->paths->rundir, m->claim_key, strerror(-r));
         /* read after the claim: a claimant's mountinfo line is there before its claim goes */
         if ((r = mount_scan(m)) < 0 || (r = mount_decide_verdict(m)) < 0)
                 return r;
         if (m->verdict.sharing == SHARE_HIDDEN) {
                 log_info("claim: %s: no claim: the client only /proc/fs/nfsfs shows is another "
-                         "mount namespace's; this mount joins it", m->claim_key);
+                         "mount namespace's; this mount joins it",
+                         m->claim_key);
                 return 0;
         }
         if (m->verdict.sharing != SHARE_NEW) {
@@ -71,15 +75,17 @@ static int claim_locked(struct mount_ctx *m, int dir, const struct client_key *k
                          m->claim_key);
                 return 0;
         }
-        struct claim mine = { .pid = getpid(), .nconnect = m->verdict.effective,
-                              .target = m->dir, .spec = (char *)m->env->cl->spec };
+        struct claim mine = { .pid = getpid(),
+                              .nconnect = m->verdict.effective,
+                              .target = m->dir,
+                              .spec = (char *)m->env->cl->spec };
         memcpy(mine.xprtsec, m->req.xprtsec, sizeof(mine.xprtsec));
         m->claimfd = claim_put(dir, m->claim_key, &mine);
         if (m->claimfd < 0)
                 log_warning("cannot leave the claim %s/" CLAIM_SUBDIR "/%s.claim: %s; a mount of "
                             "the same client started now may create it with another nconnect "
-                            "(the verification says so)", m->env->paths->rundir, m->claim_key,
-                            strerror(-m->claimfd));
+                            "(the verification says so)",
+                            m->env->paths->rundir, m->claim_key, strerror(-m->claimfd));
         else
                 log_info("claim: %s: this mount creates the client (nconnect=%u)", m->claim_key,
                          mine.nconnect);
@@ -89,8 +95,8 @@ static int claim_locked(struct mount_ctx *m, int dir, const struct client_key *k
 int mount_claim(struct mount_ctx *m)
 {
         const struct paths *p = m->env->paths;
-        struct serialise_input in = { &m->verdict, &m->req, m->primary != NULL,
-                                      m->env->cl->fake, creds_caller_is_root() };
+        struct serialise_input in = { &m->verdict, &m->req, m->primary != NULL, m->env->cl->fake,
+                                      creds_caller_is_root() };
 
         m->serialise = serialise_decide(&in);
         if (!serialise_takes_key(m->serialise)) {

@@ -36,7 +36,8 @@ void mount_leave_record(struct mount_ctx *m)
         /* nothing depends on it but a later check: the mount goes on */
         if ((r = record_write(mount_rundir(m), &rec)) < 0)
                 log_info("cannot leave the plan in %s/%s: %s; a bg mount that lands later is not "
-                         "checked", p->rundir, RECORD_SUBDIR, strerror(-r));
+                         "checked",
+                         p->rundir, RECORD_SUBDIR, strerror(-r));
         else
                 m->recordfd = r;
 }
@@ -51,6 +52,6 @@ void mount_record_add_dev(struct mount_ctx *m)
          * helper did not make */
         if ((r = record_add_dev(m->recordfd, m->newm.dev)) < 0)
                 log_info("cannot add the superblock to the plan in %s/%s: %s; nfs-tuned status "
-                         "matches it by source and mount point only", m->env->paths->rundir,
-                         RECORD_SUBDIR, strerror(-r));
+                         "matches it by source and mount point only",
+                         m->env->paths->rundir, RECORD_SUBDIR, strerror(-r));
 }

@@ -49,8 +49,8 @@ static void report_config(const struct merged *merged)
                                  o->opt.value ? o->opt.value : "", o->from->file, o->line);
         }
         if (hidden)
-                log_info("config: %zu section%s of files you cannot read appl%s; not shown",
-                         hidden, hidden == 1 ? "" : "s", hidden == 1 ? "ies" : "y");
+                log_info("config: %zu section%s of files you cannot read appl%s; not shown", hidden,
+                         hidden == 1 ? "" : "s", hidden == 1 ? "ies" : "y");
         else
                 for (size_t i = 0; i < merged->nnotes; i++)
                         log_info("config: %s", merged->notes[i]);
@@ -75,9 +75,8 @@ static int report_clients(const struct clients *c, const struct client_match *ma
                         snprintf(nc, sizeof(nc), "%u connections (sunrpc)", cl->nconnect);
                 /* how it relates to this mount, as the core classified it */
                 bool lands = match->rel[i] == CLIENT_SHARES || match->rel[i] == CLIENT_FOLDED;
-                log_info(lands ? "client: %s: %s, %s <- %s"
-                                                        : "client: %s: %s, %s (%s)",
-                         d, nc, ms, client_relation_to_string(match->rel[i]));
+                log_info(lands ? "client: %s: %s, %s <- %s" : "client: %s: %s, %s (%s)", d, nc, ms,
+                         client_relation_to_string(match->rel[i]));
                 shown++;
         }
         if (!shown)

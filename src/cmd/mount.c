@@ -90,7 +90,8 @@ static enum stage_result refuse_settings(struct mount_ctx *m, const struct merge
 {
         if (optdef_find(bad->opt.name)->flags & OPTF_NO_CMDLINE)
                 log_error("%s cannot be given on the command line: it names the program run as "
-                          "root; set it in [global] of %s", bad->opt.name, m->env->paths->config);
+                          "root; set it in [global] of %s",
+                          bad->opt.name, m->env->paths->config);
         else {
                 char why[512];
                 opt_describe_invalid(why, sizeof(why), bad->opt.name, bad->opt.value,
@@ -152,7 +153,8 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
 
         if (nfs_spec_parse(cl->spec, &m->spec) < 0) {
                 log_error("'%s' is not a remote file system: write host:/path or "
-                          "[IPv6-address]:/path", cl->spec);
+                          "[IPv6-address]:/path",
+                          cl->spec);
                 return stop(m, MNT_EX_USAGE);
         }
         /* mountinfo shows the canonical path; mount.nfs canonicalizes too */
@@ -218,7 +220,8 @@ int mount_scan(struct mount_ctx *m)
                             strerror(-r));
         if (nfsfs.error)
                 log_warning("cannot read %s/servers: %s; clients of other mount namespaces are "
-                            "not seen", p->nfsfs, strerror(-nfsfs.error));
+                            "not seen",
+                            p->nfsfs, strerror(-nfsfs.error));
         else if (nfsfs.bad_lines)
                 log_warning("%s/servers: %d lines not understood, skipped", p->nfsfs,
                             nfsfs.bad_lines);
@@ -238,8 +241,8 @@ int mount_decide_verdict(struct mount_ctx *m)
                 return -ENOMEM;
         struct policy_input pin = {
                 .req = &m->req,
-                .nconnect_from_config =
-                    merged_origin(&m->merged, "nconnect", NULL) == ORIGIN_CONFIG,
+                .nconnect_from_config = merged_origin(&m->merged, "nconnect", NULL) ==
+                                        ORIGIN_CONFIG,
                 .match = &m->match,
                 .nconnect_policy = m->set.nconnect_policy,
                 .krb5_policy = m->set.krb5_policy,
@@ -287,8 +290,7 @@ static int run_status_to_exit(const struct program *prog, int r, const struct ru
 }
 
 /* Why the read-ahead is written at once or after udev's event, for -v. */
-static void describe_udev(struct mount_ctx *m, bool sees, enum udev_rule_state st,
-                          const char *path)
+static void describe_udev(struct mount_ctx *m, bool sees, enum udev_rule_state st, const char *path)
 {
         char *b = m->ra_udev_why;
         size_t n = sizeof(m->ra_udev_why);
@@ -296,17 +298,21 @@ static void describe_udev(struct mount_ctx *m, bool sees, enum udev_rule_state s
         if (m->ra_udev == READ_AHEAD_UDEV_NONE)
                 snprintf(b, n, "udev is not running: written at once");
         else if (m->ra_udev == READ_AHEAD_UDEV_RULE)
-                snprintf(b, n, "udev's rule %s writes the same value last in the bdi's event "
-                         "(after nfs-utils' nfsrahead): written at once, no wait for udev", path);
+                snprintf(b, n,
+                         "udev's rule %s writes the same value last in the bdi's event "
+                         "(after nfs-utils' nfsrahead): written at once, no wait for udev",
+                         path);
         else if (!sees)
-                snprintf(b, n, "udev runs in other namespaces than this mount (%s), where its "
+                snprintf(b, n,
+                         "udev runs in other namespaces than this mount (%s), where its "
                          "rule may not find it: written after udev's bdi event",
                          m->env->paths->udev_ns);
         else
-                snprintf(b, n, "nfs-tuned's udev rule %s %s%s%s%s: written after udev's bdi "
-                         "event (nfs-utils' nfsrahead)", NFS_TUNED_UDEV_RULE,
-                         udev_rule_state_to_string(st), path ? " (" : "", path ? path : "",
-                         path ? ")" : "");
+                snprintf(b, n,
+                         "nfs-tuned's udev rule %s %s%s%s%s: written after udev's bdi "
+                         "event (nfs-utils' nfsrahead)",
+                         NFS_TUNED_UDEV_RULE, udev_rule_state_to_string(st), path ? " (" : "",
+                         path ? path : "", path ? ")" : "");
 }
 
 /*
@@ -386,8 +392,8 @@ static enum stage_result unmount_lacking_tls(struct mount_ctx *m)
 
         if (rc != MNT_EX_SUCCESS)
                 log_error("cannot unmount %s (%s %s exited %d): it stays mounted without the TLS "
-                          "it asked for; unmount it: umount %s", m->dir, m->prog.path, argv[0],
-                          rc, m->dir);
+                          "it asked for; unmount it: umount %s",
+                          m->dir, m->prog.path, argv[0], rc, m->dir);
         else
                 log_error("unmounted %s: it did not get the TLS it asked for", m->dir);
         /* as mount_leave_record(): only root's run left one */
@@ -407,7 +413,7 @@ static enum stage_result mount_verify(struct mount_ctx *m)
                 if (opt_bg(&m->final))
                         /* mount.nfs went on retrying in the background */
                         log_info(
-                            "bg: the mount is not there yet; not verified, read-ahead not set");
+                                "bg: the mount is not there yet; not verified, read-ahead not set");
                 else
                         log_warning("mounted, but no NFS mount on %s shows in %s: not verified",
                                     m->dir, m->env->paths->mountinfo);
@@ -422,8 +428,8 @@ static enum stage_result mount_verify(struct mount_ctx *m)
             survey_clients(m->env->paths, &(struct scan_filter){ &m->newm.addr, 1, m->newm.id },
                            &other, NULL, NULL, &st) == 0)
                 before = &other;
-        struct verify_result v =
-            verify_mount(&m->newm, &m->verdict, m->primary, before, m->set.tls_policy);
+        struct verify_result v = verify_mount(&m->newm, &m->verdict, m->primary, before,
+                                              m->set.tls_policy);
         r = verify_findings(&v, m->dir, &m->newm, m->primary, before, &f);
         print_findings(&f);
         findings_done(&f);
@@ -450,26 +456,28 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
                 return STAGE_NEXT;
         if (plan.step == READ_AHEAD_SHARED) {
                 log_info("read-ahead: %s shares the superblock (bdi %u:%u) of an earlier mount; "
-                         "its read-ahead is left alone", m->dir, maj, min);
+                         "its read-ahead is left alone",
+                         m->dir, maj, min);
                 return STAGE_NEXT;
         }
         /* after udev's own rules (nfs-utils' nfsrahead) for this bdi, so they cannot undo it;
          * or at once, when nfs-tuned's rule has the last word there */
         if (m->watch && (r = bdi_watch_wait(m->watch, m->newm.dev, UDEV_WAIT_MS, &waited)) < 0)
                 log_warning(
-                    "udev did not report bdi %u:%u within %d ms (%s); writing read_ahead_kb "
-                    "now, a udev rule may still overwrite it",
-                    maj, min, UDEV_WAIT_MS, strerror(-r));
+                        "udev did not report bdi %u:%u within %d ms (%s); writing read_ahead_kb "
+                        "now, a udev rule may still overwrite it",
+                        maj, min, UDEV_WAIT_MS, strerror(-r));
         else if (m->watch)
                 log_info("read-ahead: udev finished bdi %u:%u's event after %ld ms", maj, min,
                          waited);
         r = bdi_set_read_ahead(m->env->paths, m->newm.dev, plan.kb, &old, &now);
         if (r < 0)
                 log_warning("mounted, but cannot set read_ahead_kb of bdi %u:%u to %lu: %s; the "
-                            "mount keeps the kernel's value", maj, min, plan.kb, strerror(-r));
+                            "mount keeps the kernel's value",
+                            maj, min, plan.kb, strerror(-r));
         else if (!read_ahead_readback_ok(plan.kb, now, page_kb))
-                log_warning("read_ahead_kb of bdi %u:%u reads %lu after writing %lu", maj, min,
-                            now, plan.kb);
+                log_warning("read_ahead_kb of bdi %u:%u reads %lu after writing %lu", maj, min, now,
+                            plan.kb);
         else
                 log_info("read-ahead: bdi %u:%u read_ahead_kb %lu -> %lu", maj, min, old, now);
         return STAGE_NEXT;
@@ -502,12 +510,16 @@ static void mount_ctx_done(struct mount_ctx *m)
 int cmd_mount(const struct cmd_env *env)
 {
         static enum stage_result (*const stages[])(struct mount_ctx *) = {
-                mount_open, mount_prepare, mount_survey, mount_decide,
+                mount_open, mount_prepare, mount_survey,     mount_decide,
                 mount_exec, mount_verify,  mount_read_ahead,
         };
-        struct mount_ctx m = { .env = env, .rc = MNT_EX_SUCCESS, .claimfd = -1,
-                              .claimdir = -1, .recordfd = -1, .rundir = -1,
-                              .prog.fd = -1 };
+        struct mount_ctx m = { .env = env,
+                               .rc = MNT_EX_SUCCESS,
+                               .claimfd = -1,
+                               .claimdir = -1,
+                               .recordfd = -1,
+                               .rundir = -1,
+                               .prog.fd = -1 };
 
         for (size_t i = 0; i < ELEMENTSOF(stages); i++)
                 if (stages[i](&m) != STAGE_NEXT)

@@ -18,40 +18,40 @@
 /* Everything one mount learns, stage by stage (cmd/mount.c); each field is set by one stage. */
 struct mount_ctx {
         const struct cmd_env *env;
-        int rc;                         /* the exit code so far */
+        int rc; /* the exit code so far */
         /* open */
         struct config conf;
         struct program prog;
         /* prepare */
         struct nfs_spec spec;
-        char *dir;                      /* canonical mount point */
+        char *dir; /* canonical mount point */
         struct optlist cmdopts;
         struct nfs_addr addrs[RESOLVE_MAX];
         int naddrs;
         const struct nfs_addr *primary; /* the address mount.nfs uses; NULL: unresolved */
         struct merged merged;
         struct settings set;
-        struct optlist requested;       /* the options before any policy; req points into it */
+        struct optlist requested; /* the options before any policy; req points into it */
         struct nfs_request req;
         /* survey */
-        struct clients clients;         /* before the mount (and a claimed client) */
-        dev_t *sbs;                     /* superblocks before the mount */
+        struct clients clients; /* before the mount (and a claimed client) */
+        dev_t *sbs;             /* superblocks before the mount */
         size_t nsbs;
         /* decide */
         struct client_match match;
         struct verdict verdict;
         struct findings findings;
-        enum serialise serialise;       /* whether it claimed the client's key */
-        int claimfd;                    /* its claim, held until mount.nfs returns; -1: none */
-        int claimdir;                   /* the claims' directory while it has one */
+        enum serialise serialise; /* whether it claimed the client's key */
+        int claimfd;              /* its claim, held until mount.nfs returns; -1: none */
+        int claimdir;             /* the claims' directory while it has one */
         char claim_key[NAME_MAX + 1];
         /* exec */
         struct optlist final;
         char **argv;
-        enum read_ahead_udev ra_udev;   /* how the read-ahead write meets udev's rules */
+        enum read_ahead_udev ra_udev; /* how the read-ahead write meets udev's rules */
         char ra_udev_why[PATH_MAX + 160];
-        struct bdi_watch *watch;        /* listening for the new bdi's udev event (a wait) */
-        int recordfd;                   /* the record it left, until the superblock is added */
+        struct bdi_watch *watch; /* listening for the new bdi's udev event (a wait) */
+        int recordfd;            /* the record it left, until the superblock is added */
         /* the run directory, opened once for the claim and the record (mount_rundir()) */
         int rundir;
         bool rundir_opened;

@@ -25,11 +25,31 @@
 #include "sys/fileio.h"
 
 enum {
-        COL_TARGET, COL_SOURCE, COL_SERVER, COL_PORT, COL_PROTO, COL_VERS, COL_SEC, COL_TLS,
-        COL_TLS_REQ, COL_CLIENT,
-        COL_SET_BY, COL_REQ, COL_REQ_FROM, COL_NCONNECT, COL_XPRTS, COL_LIVE, COL_XPRT_SENDS,
-        COL_XPRT_RECVS, COL_XPRT_BACKLOG, COL_RA, COL_RA_WANT, COL_RECORD, COL_MAJMIN,
-        COL_FINDINGS, COL__MAX
+        COL_TARGET,
+        COL_SOURCE,
+        COL_SERVER,
+        COL_PORT,
+        COL_PROTO,
+        COL_VERS,
+        COL_SEC,
+        COL_TLS,
+        COL_TLS_REQ,
+        COL_CLIENT,
+        COL_SET_BY,
+        COL_REQ,
+        COL_REQ_FROM,
+        COL_NCONNECT,
+        COL_XPRTS,
+        COL_LIVE,
+        COL_XPRT_SENDS,
+        COL_XPRT_RECVS,
+        COL_XPRT_BACKLOG,
+        COL_RA,
+        COL_RA_WANT,
+        COL_RECORD,
+        COL_MAJMIN,
+        COL_FINDINGS,
+        COL__MAX
 };
 
 struct colinfo {
@@ -89,9 +109,9 @@ static const struct colinfo cols[COL__MAX] = {
                            "codes of its findings" },
 };
 
-static const int default_cols[] = { COL_TARGET, COL_SOURCE, COL_VERS, COL_SEC, COL_SET_BY,
-                                    COL_REQ, COL_NCONNECT, COL_XPRTS, COL_RA, COL_RA_WANT,
-                                    COL_FINDINGS };
+static const int default_cols[] = { COL_TARGET, COL_SOURCE,  COL_VERS,     COL_SEC,
+                                    COL_SET_BY, COL_REQ,     COL_NCONNECT, COL_XPRTS,
+                                    COL_RA,     COL_RA_WANT, COL_FINDINGS };
 
 void status_print_columns_help(void)
 {
@@ -130,7 +150,8 @@ static int parse_columns(const struct status_opts *o, int *ids, size_t *n)
                 int id = column_id(p, len);
                 if (id < 0) {
                         log_error("unknown column '%.*s' in -o %s; 'nfs-tuned status -h' lists "
-                                  "them", (int)len, p, list);
+                                  "them",
+                                  (int)len, p, list);
                         return -EINVAL;
                 }
                 if (*n < COLS_MAX)
@@ -176,8 +197,7 @@ static void select_target(const struct status_report *rep, const char *path, boo
                 shown[best] = true;
 }
 
-static bool mount_selected(const struct status_opts *o, const struct nfs_mount *m,
-                           const char *real)
+static bool mount_selected(const struct status_opts *o, const struct nfs_mount *m, const char *real)
 {
         if (o->source && !streq(m->source, o->source))
                 return false;
@@ -220,8 +240,13 @@ int status_select(const struct status_opts *o, const struct status_report *rep,
                                 v.nfindings++;
                         }
         if (!any) {
-                log_error("no NFS mount %s%s", o->target ? "holds " : o->source ? "of " : "at ",
-                          o->target ? o->target : o->source ? o->source : o->mountpoint);
+                log_error("no NFS mount %s%s",
+                          o->target   ? "holds "
+                          : o->source ? "of "
+                                      : "at ",
+                          o->target   ? o->target
+                          : o->source ? o->source
+                                      : o->mountpoint);
                 v.nomatch = true;
         }
         *ret = v;
@@ -251,8 +276,9 @@ static void per_xprt(const struct status_mount *r, int id, char *buf, size_t n, 
         buf[0] = '\0';
         for (size_t i = 0; r->stats && i < r->stats->nxprts && used < n; i++) {
                 const struct xprt_stats *x = &r->stats->xprts[i];
-                uint64_t v = id == COL_XPRT_SENDS ? x->sends : id == COL_XPRT_RECVS ? x->recvs :
-                                                                                       x->backlog;
+                uint64_t v = id == COL_XPRT_SENDS   ? x->sends
+                             : id == COL_XPRT_RECVS ? x->recvs
+                                                    : x->backlog;
                 used += (size_t)snprintf(buf + used, n - used, "%s%llu", i ? sep : "",
                                          (unsigned long long)v);
         }
@@ -289,30 +315,74 @@ static void cell(int id, bool json, const struct status_report *rep, const struc
 
         buf[0] = '\0';
         switch (id) {
-        case COL_TARGET: s = m->target; break;
-        case COL_SOURCE: s = m->source; break;
-        case COL_SERVER: nfs_addr_to_string(&m->addr, buf); break;
-        case COL_PORT: number(buf, n, m->port, true); break;
-        case COL_PROTO: s = m->transport; break;
-        case COL_VERS: nfs_version_to_string(m->vers, buf, n); break;
-        case COL_SEC: s = m->sec; break;
-        case COL_TLS: s = tls_level_to_string(tls_level_of(m->xprtsec)); break;
-        case COL_TLS_REQ: s = r->tls_req; break;
-        case COL_CLIENT: client_key_text(m, buf, n); break;
-        case COL_SET_BY: s = r->set_by->target; break;
-        case COL_REQ: number(buf, n, r->req, r->req); break;
-        case COL_REQ_FROM: s = req_names[r->req_from]; break;
-        case COL_NCONNECT: number(buf, n, m->nconnect, !r->nconnect_unknown); break;
-        case COL_XPRTS: number(buf, n, r->xprts, r->xprts >= 0); break;
-        case COL_LIVE: number(buf, n, r->live, r->live >= 0); break;
+        case COL_TARGET:
+                s = m->target;
+                break;
+        case COL_SOURCE:
+                s = m->source;
+                break;
+        case COL_SERVER:
+                nfs_addr_to_string(&m->addr, buf);
+                break;
+        case COL_PORT:
+                number(buf, n, m->port, true);
+                break;
+        case COL_PROTO:
+                s = m->transport;
+                break;
+        case COL_VERS:
+                nfs_version_to_string(m->vers, buf, n);
+                break;
+        case COL_SEC:
+                s = m->sec;
+                break;
+        case COL_TLS:
+                s = tls_level_to_string(tls_level_of(m->xprtsec));
+                break;
+        case COL_TLS_REQ:
+                s = r->tls_req;
+                break;
+        case COL_CLIENT:
+                client_key_text(m, buf, n);
+                break;
+        case COL_SET_BY:
+                s = r->set_by->target;
+                break;
+        case COL_REQ:
+                number(buf, n, r->req, r->req);
+                break;
+        case COL_REQ_FROM:
+                s = req_names[r->req_from];
+                break;
+        case COL_NCONNECT:
+                number(buf, n, m->nconnect, !r->nconnect_unknown);
+                break;
+        case COL_XPRTS:
+                number(buf, n, r->xprts, r->xprts >= 0);
+                break;
+        case COL_LIVE:
+                number(buf, n, r->live, r->live >= 0);
+                break;
         case COL_XPRT_SENDS:
         case COL_XPRT_RECVS:
-        case COL_XPRT_BACKLOG: per_xprt(r, id, buf, n, json ? "\n" : ","); break;
-        case COL_RA: number(buf, n, r->ra_now, r->ra_now >= 0); break;
-        case COL_RA_WANT: number(buf, n, (long long)r->ra_want, r->ra_want); break;
-        case COL_RECORD: s = record_names[r->record]; break;
-        case COL_MAJMIN: snprintf(buf, n, "%u:%u", major(m->dev), minor(m->dev)); break;
-        case COL_FINDINGS: codes_of(rep, r, buf, n, json ? "\n" : ","); break;
+        case COL_XPRT_BACKLOG:
+                per_xprt(r, id, buf, n, json ? "\n" : ",");
+                break;
+        case COL_RA:
+                number(buf, n, r->ra_now, r->ra_now >= 0);
+                break;
+        case COL_RA_WANT:
+                number(buf, n, (long long)r->ra_want, r->ra_want);
+                break;
+        case COL_RECORD:
+                s = record_names[r->record];
+                break;
+        case COL_MAJMIN:
+                snprintf(buf, n, "%u:%u", major(m->dev), minor(m->dev));
+                break;
+        case COL_FINDINGS:
+                codes_of(rep, r, buf, n, json ? "\n" : ",");
+                break;
         }
         if (s)
                 snprintf(buf, n, "%s", s);
@@ -344,12 +414,12 @@ static int add_column(struct libscols_table *tb, const char *name, double whint,
 {
         bool split = is_array(json) && scols_table_is_json(tb);
         /* libsmartcols makes a JSON array of a cell's lines when the column wraps at them */
-        struct libscols_column *cl =
-            scols_table_new_column(tb, name, whint, split ? flags | SCOLS_FL_WRAP : flags);
+        struct libscols_column *cl = scols_table_new_column(tb, name, whint,
+                                                            split ? flags | SCOLS_FL_WRAP : flags);
 
         if (!cl || scols_column_set_json_type(cl, json) < 0 ||
-            (split && scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
-                                                scols_wrapnl_nextchunk, NULL) < 0))
+            (split && scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize, scols_wrapnl_nextchunk,
+                                                NULL) < 0))
                 return -ENOMEM;
         return 0;
 }
@@ -369,8 +439,8 @@ static int set_cell(struct libscols_line *ln, size_t i, const char *text, bool e
 }
 
 static int mount_lines(struct libscols_table *tb, const struct status_opts *o,
-                       const struct status_report *rep, const struct status_view *v,
-                       const int *ids, size_t n)
+                       const struct status_report *rep, const struct status_view *v, const int *ids,
+                       size_t n)
 {
         for (size_t j = 0; j < rep->nmounts; j++) {
                 struct libscols_line *ln;

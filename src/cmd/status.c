@@ -39,7 +39,7 @@ struct status_ctx {
         struct xprt_state *xstates;
         size_t nxstates;
         bool xstates_known;
-        struct mount_record *records;   /* one per mount; .spec NULL: none */
+        struct mount_record *records; /* one per mount; .spec NULL: none */
         struct status_facts *facts;
         struct fstab_nfs *fstab;
         size_t nfstab;
@@ -77,8 +77,8 @@ static int add_read_errors(struct status_inputs *in, enum status_input which,
                                               x->path, x->line, missing);
                 else
                         r = status_inputs_add(in, which, "cannot read %s: %s; %s", x->path,
-                                              x->error == -EINVAL ? "not a regular file" :
-                                                                    strerror(-x->error),
+                                              x->error == -EINVAL ? "not a regular file"
+                                                                  : strerror(-x->error),
                                               missing);
         }
         return r;
@@ -94,8 +94,8 @@ static int open_records(struct status_ctx *s)
                               "cannot use the records in %s/%s: %s; REQ comes from fstab only and "
                               "read-ahead-overwritten is not checked",
                               s->p->rundir, RECORD_SUBDIR,
-                              dir == -EPERM ? "not root's, or writable by group or others" :
-                                              strerror(-dir)) < 0)
+                              dir == -EPERM ? "not root's, or writable by group or others"
+                                            : strerror(-dir)) < 0)
                 return -ENOMEM;
         return dir;
 }
@@ -113,8 +113,8 @@ static void live_transports(const struct status_ctx *s, const struct nfs_mount *
         if (!s->nxstates) {
                 f->live = (int)f->stats->nxprts;
                 f->offline = 0;
-        } else if (mountstats_switch(f->stats, &m->addr, m->port, s->xstates, s->nxstates,
-                                     &total, &offline) == 0) {
+        } else if (mountstats_switch(f->stats, &m->addr, m->port, s->xstates, s->nxstates, &total,
+                                     &offline) == 0) {
                 f->live = (int)(total - offline);
                 f->offline = (int)offline;
         }
@@ -139,21 +139,27 @@ static int gather_one(struct status_ctx *s, int dir, size_t i)
         f->stats = s->stats_read ? mountstats_take(&s->stats, m->target) : NULL;
         live_transports(s, m, f);
         if (s->stats_read && !f->stats &&
-            status_inputs_add(&s->in, IN_MOUNTSTATS, "%s has no entry for %s; its XPRTS and "
-                              "transports are not known", s->p->mountstats, m->target) < 0)
+            status_inputs_add(&s->in, IN_MOUNTSTATS,
+                              "%s has no entry for %s; its XPRTS and "
+                              "transports are not known",
+                              s->p->mountstats, m->target) < 0)
                 return -ENOMEM;
         if (f->stats && f->stats->bad_xprts &&
-            status_inputs_add(&s->in, IN_MOUNTSTATS, "%s: %u xprt: line%s of %s not understood; "
-                              "not counted", s->p->mountstats, f->stats->bad_xprts,
+            status_inputs_add(&s->in, IN_MOUNTSTATS,
+                              "%s: %u xprt: line%s of %s not understood; "
+                              "not counted",
+                              s->p->mountstats, f->stats->bad_xprts,
                               f->stats->bad_xprts == 1 ? "" : "s", m->target) < 0)
                 return -ENOMEM;
         f->ra_now = -1;
         if ((r = bdi_get_read_ahead(s->p, m->dev, &ra)) == 0)
                 f->ra_now = (long)ra;
-        else if (status_inputs_add(&s->in, IN_BDI, "cannot read the read-ahead of %s (bdi %u:%u "
+        else if (status_inputs_add(&s->in, IN_BDI,
+                                   "cannot read the read-ahead of %s (bdi %u:%u "
                                    "in %s/class/bdi): %s; its RA-KB is not known and its "
-                                   "read-ahead not checked", m->target, major(m->dev),
-                                   minor(m->dev), s->p->sysfs, strerror(-r)) < 0)
+                                   "read-ahead not checked",
+                                   m->target, major(m->dev), minor(m->dev), s->p->sysfs,
+                                   strerror(-r)) < 0)
                 return -ENOMEM;
         return 0;
 }
@@ -233,7 +239,8 @@ static int config_findings(struct status_ctx *s)
                         r = status_inputs_add(&s->in, IN_CONFIG,
                                               "%s; what the configuration gives (RA-WANT-KB, "
                                               "config-mismatch, read-ahead-lost and -overwritten) "
-                                              "is not checked", s->conf.errors[i]);
+                                              "is not checked",
+                                              s->conf.errors[i]);
                 else
                         r = status_add_finding(&s->rep, SEV_WARNING, F_CONFIG_ERROR, NULL, "%s",
                                                s->conf.errors[i]);
@@ -262,8 +269,9 @@ static int mountinfo_problems(struct status_ctx *s)
                 if (c->mounts[i].unreadable)
                         r = status_inputs_add(&s->in, IN_MOUNTINFO,
                                               "%s: %s: its super option %s= cannot be read; what "
-                                              "depends on it is not known", s->p->mountinfo,
-                                              c->mounts[i].target, c->mounts[i].unreadable);
+                                              "depends on it is not known",
+                                              s->p->mountinfo, c->mounts[i].target,
+                                              c->mounts[i].unreadable);
         return r;
 }
 
@@ -279,30 +287,34 @@ static int load_kernel_view(struct status_ctx *s)
         }
         if ((r = mountinfo_problems(s)) < 0)
                 return r;
-        if (nfsfs.error && (r = status_inputs_add(&s->in, IN_NFSFS, "cannot read %s/servers: %s; "
+        if (nfsfs.error && (r = status_inputs_add(&s->in, IN_NFSFS,
+                                                  "cannot read %s/servers: %s; "
                                                   "clients of other mount namespaces are not "
-                                                  "listed", s->p->nfsfs,
-                                                  strerror(-nfsfs.error))) < 0)
+                                                  "listed",
+                                                  s->p->nfsfs, strerror(-nfsfs.error))) < 0)
                 return r;
-        if (nfsfs.bad_lines && (r = status_inputs_add(&s->in, IN_NFSFS, "%s/servers: %d lines not "
-                                                      "understood; skipped", s->p->nfsfs,
-                                                      nfsfs.bad_lines)) < 0)
+        if (nfsfs.bad_lines && (r = status_inputs_add(&s->in, IN_NFSFS,
+                                                      "%s/servers: %d lines not "
+                                                      "understood; skipped",
+                                                      s->p->nfsfs, nfsfs.bad_lines)) < 0)
                 return r;
         if ((r = load_mountstats(s->p, &s->stats)) == 0)
                 s->stats_read = true;
         else if (r == -ENOMEM ||
-                 status_inputs_add(&s->in, IN_MOUNTSTATS, "cannot read %s: %s; live transports "
+                 status_inputs_add(&s->in, IN_MOUNTSTATS,
+                                   "cannot read %s: %s; live transports "
                                    "(XPRTS, LIVE, XPRT-*) not known, transports-down and "
-                                   "transport-imbalance not checked", s->p->mountstats,
-                                   strerror(-r)) < 0)
+                                   "transport-imbalance not checked",
+                                   s->p->mountstats, strerror(-r)) < 0)
                 return -ENOMEM;
         r = s->clients.nmounts ? load_rpc_xprt_states(s->p, &s->xstates, &s->nxstates) : 0;
         /* a kernel without the sunrpc sysfs: the xprt: lines are the live transports */
         s->xstates_known = r == 0 || r == -ENOENT || r == -EOPNOTSUPP;
-        if (r == -ENOMEM || (!s->xstates_known &&
-                             status_inputs_add(&s->in, IN_SUNRPC, "cannot read %s/kernel/sunrpc: "
-                                               "%s; transports taken offline are not known",
-                                               s->p->sysfs, strerror(-r)) < 0))
+        if (r == -ENOMEM ||
+            (!s->xstates_known && status_inputs_add(&s->in, IN_SUNRPC,
+                                                    "cannot read %s/kernel/sunrpc: "
+                                                    "%s; transports taken offline are not known",
+                                                    s->p->sysfs, strerror(-r)) < 0))
                 return -ENOMEM;
         return 0;
 }
@@ -320,15 +332,15 @@ static int status_run(struct status_ctx *s)
                 return r;
         r = load_fstab_nfs(s->p, false, &s->fstab, &s->nfstab, &fe);
         if (r == 0)
-                r = add_read_errors(&s->in, IN_FSTAB, &fe, "REQ from fstab and "
+                r = add_read_errors(&s->in, IN_FSTAB, &fe,
+                                    "REQ from fstab and "
                                     "fstab-nconnect-conflict are not checked for it");
         read_errors_done(&fe);
         if (r < 0 || gather_facts(s) < 0 || resolve_fstab(s) < 0)
                 return -ENOMEM;
-        if (status_analyse_mounts(&s->clients, s->facts, &s->conf,
-                                  bdi_page_kb(), &s->rep) < 0 ||
-            config_findings(s) < 0 ||
-            hostcheck_fstab(s->fstab, s->nfstab, &s->conf, &s->rep) < 0 || check_host(s) < 0)
+        if (status_analyse_mounts(&s->clients, s->facts, &s->conf, bdi_page_kb(), &s->rep) < 0 ||
+            config_findings(s) < 0 || hostcheck_fstab(s->fstab, s->nfstab, &s->conf, &s->rep) < 0 ||
+            check_host(s) < 0)
                 return -ENOMEM;
         return 0;
 }
@@ -356,9 +368,9 @@ int cmd_status(const struct status_opts *o, const struct paths *p)
         else if (r == 0)
                 r = status_print(o, &s.rep, &v, &s.clients);
         say_problems(&s.in);
-        int rc = r < 0 || s.in.n ? STATUS_EX_ERROR :
-                 v.nfindings     ? STATUS_EX_FINDINGS :
-                                   STATUS_EX_CLEAN;
+        int rc = r < 0 || s.in.n ? STATUS_EX_ERROR
+                 : v.nfindings   ? STATUS_EX_FINDINGS
+                                 : STATUS_EX_CLEAN;
         status_view_done(&v);
         status_ctx_done(&s);
         return rc;

@@ -13,25 +13,25 @@
 #define STATUS_EX_ERROR 2
 
 struct status_opts {
-        const char *columns;     /* -o: a comma-separated list ("+LIST": added to the default) */
-        bool all_columns;        /* --output-all */
-        bool noheadings;         /* -n */
-        bool raw;                /* -r */
-        bool json;               /* -J */
-        bool pairs;              /* -P: NAME="value" pairs */
-        bool notruncate;         /* -u: never cut a column to the terminal's width */
-        const char *mountpoint;  /* the argument: a mount point or a source (findmnt's) */
-        const char *target;      /* -T: the mount that holds this path */
-        const char *source;      /* -S: mounts of this source */
-        const char *prometheus;  /* --prometheus FILE ("-": stdout) */
+        const char *columns;    /* -o: a comma-separated list ("+LIST": added to the default) */
+        bool all_columns;       /* --output-all */
+        bool noheadings;        /* -n */
+        bool raw;               /* -r */
+        bool json;              /* -J */
+        bool pairs;             /* -P: NAME="value" pairs */
+        bool notruncate;        /* -u: never cut a column to the terminal's width */
+        const char *mountpoint; /* the argument: a mount point or a source (findmnt's) */
+        const char *target;     /* -T: the mount that holds this path */
+        const char *source;     /* -S: mounts of this source */
+        const char *prometheus; /* --prometheus FILE ("-": stdout) */
 };
 
 /* What is shown of the report: the mounts the arguments select and their findings. */
 struct status_view {
-        bool *mount_shown;       /* per rep->mounts; NULL: all */
-        bool *finding_shown;     /* per rep->findings; NULL: all */
-        size_t nfindings;        /* shown */
-        bool nomatch;            /* the arguments select no NFS mount (said) */
+        bool *mount_shown;   /* per rep->mounts; NULL: all */
+        bool *finding_shown; /* per rep->findings; NULL: all */
+        size_t nfindings;    /* shown */
+        bool nomatch;        /* the arguments select no NFS mount (said) */
 };
 void status_view_done(struct status_view *v);
 

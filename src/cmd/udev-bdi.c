@@ -156,15 +156,16 @@ int cmd_udev_bdi(const struct cmd_env *env)
                 return UDEV_NO_CHANGE;
         if (o.elsewhere)
                 log_info("bdi %u:%u: mounted in another mount namespace (%u mount tables read): "
-                         "no wait", major(dev), minor(dev), o.looks);
+                         "no wait",
+                         major(dev), minor(dev), o.looks);
         else if (!o.waited_ms)
                 log_info("bdi %u:%u: mountinfo line there at once (lookup %ld ms)", major(dev),
                          minor(dev), o.lookup_ms);
         else
                 log_info("bdi %u:%u: %s after waiting %ld ms (%u look%s at the mount table)",
                          major(dev), minor(dev),
-                         o.kind == BDI_NFS_MOUNT ? "mountinfo line found" :
-                                                   "no mountinfo line, only nfsfs volumes lists it",
+                         o.kind == BDI_NFS_MOUNT ? "mountinfo line found"
+                                                 : "no mountinfo line, only nfsfs volumes lists it",
                          o.waited_ms, o.looks, o.looks == 1 ? "" : "s");
         r = decide_and_print(env, dev, &o);
         nfs_mount_done(&o.mount);

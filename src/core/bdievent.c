@@ -20,8 +20,8 @@ static int record_cmdline(const struct mount_record *r, struct optlist *ret)
 
 int bdi_event_decide(const struct config *c, const struct bdi_event *ev, struct bdi_decision *ret)
 {
-        const struct mount_record *rec = mount_record_matches(ev->record, ev->mount) ? ev->record :
-                                                                                      NULL;
+        const struct mount_record *rec = mount_record_matches(ev->record, ev->mount) ? ev->record
+                                                                                     : NULL;
         const struct nfs_mount *m = ev->mount;
         struct nfs_spec spec = { 0 };
         struct optlist cmd = { 0 };
@@ -55,7 +55,8 @@ int bdi_event_decide(const struct config *c, const struct bdi_event *ev, struct 
         d.plan = read_ahead_plan(&set.read_ahead, ev->dev, m ? m->rsize : 0, NULL, 0);
         d.nconnect_differs = rec && rec->bg && rec->nconnect && m->nconnect != rec->nconnect;
         /* a bg mount's verification is this one: the mount path had gone when it landed */
-        d.tls_lacking = rec && rec->bg && m && tls_level_of(m->xprtsec) < tls_level_of(rec->xprtsec);
+        d.tls_lacking = rec && rec->bg && m &&
+                        tls_level_of(m->xprtsec) < tls_level_of(rec->xprtsec);
         *ret = d;
 out:
         merged_done(&merged);

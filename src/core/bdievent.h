@@ -12,21 +12,21 @@
 /* One bdi add event for an NFS superblock, as the udev mode found it. */
 struct bdi_event {
         dev_t dev;
-        const struct nfs_mount *mount;       /* its mountinfo line; NULL: none (another mount
+        const struct nfs_mount *mount;      /* its mountinfo line; NULL: none (another mount
                                               * namespace made it, only nfsfs volumes lists it) */
-        const struct nfs_addr *volume_addr;  /* the volume's server, used when mount is NULL */
-        const struct mount_record *record;   /* the helper's plan for the mount point, or NULL */
+        const struct nfs_addr *volume_addr; /* the volume's server, used when mount is NULL */
+        const struct mount_record *record;  /* the helper's plan for the mount point, or NULL */
 };
 
 /* What to do with it, and why (for the one log line). */
 struct bdi_decision {
-        struct read_ahead_plan plan;       /* READ_AHEAD_LEAVE or READ_AHEAD_WRITE */
+        struct read_ahead_plan plan; /* READ_AHEAD_LEAVE or READ_AHEAD_WRITE */
         struct read_ahead setting;
-        bool from_record;                  /* the mount path's own setting (its -o counted) */
-        const struct conf_section *from;   /* else the section that set it; NULL: none */
+        bool from_record;                /* the mount path's own setting (its -o counted) */
+        const struct conf_section *from; /* else the section that set it; NULL: none */
         unsigned line;
-        bool nconnect_differs;             /* a bg mount landed with another nconnect */
-        bool tls_lacking;                  /* a mount that asked for TLS (its record) landed on a
+        bool nconnect_differs; /* a bg mount landed with another nconnect */
+        bool tls_lacking;      /* a mount that asked for TLS (its record) landed on a
                                             * client of a weaker TLS policy (the sharing model) */
 };
 
@@ -37,5 +37,4 @@ struct bdi_decision {
  * (read_ahead_plan()).  A record of the helper for this mount point and source stands for its
  * command line.  No name is resolved.  0 or -ENOMEM.
  */
-int bdi_event_decide(const struct config *c, const struct bdi_event *ev,
-                     struct bdi_decision *ret);
+int bdi_event_decide(const struct config *c, const struct bdi_event *ev, struct bdi_decision *ret);

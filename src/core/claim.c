@@ -91,8 +91,8 @@ int claim_format(const struct claim *c, char **ret)
                         CLAIM_HEADER "\npid=%ld\nnconnect=%u\nxprtsec=%s\ntarget=%s\nspec=%s\n",
                         (long)c->pid, c->nconnect, c->xprtsec[0] ? c->xprtsec : "none", c->target,
                         c->spec) < 0
-                   ? -ENOMEM
-                   : 0;
+                       ? -ENOMEM
+                       : 0;
 }
 
 /* One key=value line of a claim; a repeated key is not a claim the helper wrote. */

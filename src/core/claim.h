@@ -16,13 +16,13 @@
  * live claim, joins it without waiting.
  */
 enum serialise {
-        SERIALISE_NONE_JOINS,       /* joins a client that exists: nothing can race its choice */
-        SERIALISE_NONE_NEGOTIATED,  /* version or minor left to negotiation: no single key */
-        SERIALISE_NONE_UNRESOLVED,  /* no address: mount.nfs fails or retries, nothing to key */
-        SERIALISE_NONE_DRY_RUN,     /* -f: nothing is created */
-        SERIALISE_NONE_USER,        /* a user's setuid run: root's run directory is not theirs */
-        SERIALISE_NONE_REFUSED,     /* refused before mount.nfs: nothing is created */
-        SERIALISE_CLAIM,            /* would create a client: claim its key */
+        SERIALISE_NONE_JOINS,      /* joins a client that exists: nothing can race its choice */
+        SERIALISE_NONE_NEGOTIATED, /* version or minor left to negotiation: no single key */
+        SERIALISE_NONE_UNRESOLVED, /* no address: mount.nfs fails or retries, nothing to key */
+        SERIALISE_NONE_DRY_RUN,    /* -f: nothing is created */
+        SERIALISE_NONE_USER,       /* a user's setuid run: root's run directory is not theirs */
+        SERIALISE_NONE_REFUSED,    /* refused before mount.nfs: nothing is created */
+        SERIALISE_CLAIM,           /* would create a client: claim its key */
         /* only /proc/fs/nfsfs shows the client: another mount namespace's, or one another
          * helper is creating now (in nfsfs before its mountinfo line): the key's section reads
          * the claim, and a live claim wins over the nfsfs line */
@@ -30,11 +30,11 @@ enum serialise {
 };
 
 struct serialise_input {
-        const struct verdict *verdict;  /* before any claim was seen */
+        const struct verdict *verdict; /* before any claim was seen */
         const struct nfs_request *req;
-        bool resolved;                  /* the address mount.nfs uses is known */
+        bool resolved; /* the address mount.nfs uses is known */
         bool dry_run;
-        bool root;                      /* run by root (not a user's setuid run) */
+        bool root; /* run by root (not a user's setuid run) */
 };
 
 enum serialise serialise_decide(const struct serialise_input *in);
@@ -53,10 +53,10 @@ int claim_key_name(unsigned long netns, const struct client_key *k, char *buf, s
 /* A claim: the helper that is creating a client now, and what it creates it with. */
 struct claim {
         pid_t pid;
-        unsigned nconnect;      /* the connections it creates the client with (1: none asked) */
-        char xprtsec[8];        /* the TLS policy it creates it with: none, tls, mtls */
-        char *target;           /* its mount point */
-        char *spec;             /* its source, as typed */
+        unsigned nconnect; /* the connections it creates the client with (1: none asked) */
+        char xprtsec[8];   /* the TLS policy it creates it with: none, tls, mtls */
+        char *target;      /* its mount point */
+        char *spec;        /* its source, as typed */
 };
 
 #define CLAIM_HEADER "# nfs-tuned client claim 1"

@@ -195,8 +195,9 @@ static struct nfs_client *hidden_of(struct clients *c, const struct client_key *
 int clients_add_claimed(struct clients *c, const struct client_key *k, unsigned nconnect,
                         const char *target, const char *spec)
 {
-        struct nfs_mount m = { .addr = k->addr, .port = k->port, .vers = k->vers,
-                               .nconnect = nconnect, .id = -1 };
+        struct nfs_mount m = {
+                .addr = k->addr, .port = k->port, .vers = k->vers, .nconnect = nconnect, .id = -1
+        };
         uint64_t hash = client_key_hash(k);
         struct nfs_client *cl;
 
@@ -232,7 +233,7 @@ static bool switch_serves(const struct rpc_switch *sw, const struct client_key *
 
 /* The hidden clients of one endpoint (the first hidden client's): their count if known. */
 static unsigned hidden_nconnect(const struct clients *c, const struct client_key *k,
-                             const struct rpc_switch *sw, size_t n)
+                                const struct rpc_switch *sw, size_t n)
 {
         unsigned vals[64];
         size_t nv = 0, hidden = 0;
@@ -315,8 +316,7 @@ static enum client_relation classify(const struct nfs_client *cl, const struct n
                 return CLIENT_OTHER_ADDRESS;
         if (cl->other_netns)
                 return CLIENT_OTHER_NETNS;
-        bool folds = endpoint_equal_but_tls(&cl->key, &want) &&
-                     !xprtsec_separates(cl->key.vers);
+        bool folds = endpoint_equal_but_tls(&cl->key, &want) && !xprtsec_separates(cl->key.vers);
         if (!folds && !endpoint_equal(&cl->key, &want))
                 return CLIENT_OTHER_ENDPOINT;
         if (version_matches(cl->key.vers, req->vers))
@@ -356,8 +356,7 @@ int clients_classify(const struct clients *c, const struct nfs_request *req,
                 else if (shares && !m.client) {
                         m.client = &c->v[i];
                         m.client_folded = m.rel[i] == CLIENT_FOLDED;
-                }
-                else if (m.rel[i] == CLIENT_MAYBE && m.nmaybe < ELEMENTSOF(m.maybe))
+                } else if (m.rel[i] == CLIENT_MAYBE && m.nmaybe < ELEMENTSOF(m.maybe))
                         m.maybe[m.nmaybe++] = &c->v[i];
         }
         prefer_own_policy(&m, c);

@@ -22,22 +22,22 @@ struct client_key {
 /* One client: visible through mounts of this mount namespace, or only in /proc/fs/nfsfs. */
 struct nfs_client {
         struct client_key key;
-        bool hidden;            /* in nfsfs, no mount here shows it: nconnect unknown */
-        bool claimed;           /* not there yet: another helper is creating it now (its one
+        bool hidden;       /* in nfsfs, no mount here shows it: nconnect unknown */
+        bool claimed;      /* not there yet: another helper is creating it now (its one
                                  * mount is that helper's claim, core/claim.h) */
-        bool other_netns;       /* mounts here show it, nfsfs of this netns does not: the
+        bool other_netns;  /* mounts here show it, nfsfs of this netns does not: the
                                  * mount was made from another network namespace */
-        unsigned nconnect;      /* 0 when unknown */
-        size_t *mounts;         /* indices into clients.mounts */
+        unsigned nconnect; /* 0 when unknown */
+        size_t *mounts;    /* indices into clients.mounts */
         size_t nmounts;
 };
 
 /* A line of the mount table the scan could not use whole (nfs-tuned status names each). */
 struct scan_problem {
-        unsigned line;          /* 1-based line of mountinfo; 0 when not known */
-        int id;                 /* the mount ID; -1 when not known */
-        char *target;           /* NULL when the line could not be parsed */
-        const char *why;        /* a static text */
+        unsigned line;   /* 1-based line of mountinfo; 0 when not known */
+        int id;          /* the mount ID; -1 when not known */
+        char *target;    /* NULL when the line could not be parsed */
+        const char *why; /* a static text */
 };
 
 /* Problems kept at most; the rest are only counted. */
@@ -107,11 +107,11 @@ void clients_hidden_nconnect(struct clients *c, const struct rpc_switch *sw, siz
  * server address, port, transport and version.  Read by the classification (plan, policies,
  * claim key), the verification, the udev mode and status.
  */
-enum tls_level { TLS_NONE, TLS_TLS, TLS_MTLS };     /* weakest first */
+enum tls_level { TLS_NONE, TLS_TLS, TLS_MTLS }; /* weakest first */
 
 enum xprtsec_sharing {
-        XPRTSEC_SEPARATE,       /* a client of its own (NFSv3: nfs_match_client() keys on it) */
-        XPRTSEC_FOLDED,         /* NFSv4: trunking discovery folds the new client into the
+        XPRTSEC_SEPARATE, /* a client of its own (NFSv3: nfs_match_client() keys on it) */
+        XPRTSEC_FOLDED,   /* NFSv4: trunking discovery folds the new client into the
                                  * existing one (same client owner, same client ID), whose TLS
                                  * policy the mount then runs under */
 };
@@ -126,18 +126,18 @@ bool xprtsec_separates(struct nfs_version v);
 
 /* What one client is to a request for one server address. */
 enum client_relation {
-        CLIENT_SHARES,          /* the mount will share it */
-        CLIENT_FOLDED,          /* another TLS policy, but NFSv4 folds the mount into it */
-        CLIENT_MAYBE,           /* the version is negotiated: the mount may land on it */
-        CLIENT_OTHER_ADDRESS,   /* another server address */
-        CLIENT_OTHER_NETNS,     /* made from another network namespace: separate */
-        CLIENT_OTHER_ENDPOINT,  /* another port, transport or TLS policy: separate */
-        CLIENT_OTHER_VERSION,   /* another NFS version or minor version: separate */
+        CLIENT_SHARES,         /* the mount will share it */
+        CLIENT_FOLDED,         /* another TLS policy, but NFSv4 folds the mount into it */
+        CLIENT_MAYBE,          /* the version is negotiated: the mount may land on it */
+        CLIENT_OTHER_ADDRESS,  /* another server address */
+        CLIENT_OTHER_NETNS,    /* made from another network namespace: separate */
+        CLIENT_OTHER_ENDPOINT, /* another port, transport or TLS policy: separate */
+        CLIENT_OTHER_VERSION,  /* another NFS version or minor version: separate */
 };
 
 /* Every client of the table classified against the request, once. */
 struct client_match {
-        enum client_relation *rel;       /* one per client of the table */
+        enum client_relation *rel; /* one per client of the table */
         size_t n;
         const struct nfs_client *client; /* the one it shares (or is folded into); NULL: a new
                                           * client */

@@ -245,8 +245,8 @@ static int parse_header_line(struct parse_state *st, char *s)
         if (r == -E2BIG) {
                 /* said once, not again for every later file */
                 if (!st->c->sections_full &&
-                    config_add_error(st->c, "%s:%u: more than %d sections, rest ignored",
-                                     st->file, st->line, CONFIG_SECTIONS_MAX) < 0)
+                    config_add_error(st->c, "%s:%u: more than %d sections, rest ignored", st->file,
+                                     st->line, CONFIG_SECTIONS_MAX) < 0)
                         return -ENOMEM;
                 st->c->sections_full = true;
                 return -E2BIG;
@@ -306,7 +306,8 @@ static int parse_option_line(struct parse_state *st, char *s)
                  * mounts they were not meant for */
                 if (strpbrk(s, "[]")) {
                         st->skipping = true;
-                        return config_add_error(st->c, "%s:%u: '%s' is neither an option nor a "
+                        return config_add_error(st->c,
+                                                "%s:%u: '%s' is neither an option nor a "
                                                 "section header (something stands before '['?); "
                                                 "the options after it, up to the next section "
                                                 "header, are ignored",
@@ -410,11 +411,11 @@ int config_check_profiles(struct config *c)
                         if (streq(s->opts.v[k].name, "profile") &&
                             !profile_defined(c, s->opts.v[k].value) &&
                             config_add_error(
-                                c,
-                                "%s:%u: profile %s is not defined (no [profile \"%s\"] "
-                                "section in any file read); it is not used",
-                                s->file, s->opt_lines[k], s->opts.v[k].value,
-                                s->opts.v[k].value) < 0)
+                                    c,
+                                    "%s:%u: profile %s is not defined (no [profile \"%s\"] "
+                                    "section in any file read); it is not used",
+                                    s->file, s->opt_lines[k], s->opts.v[k].value,
+                                    s->opts.v[k].value) < 0)
                                 return -ENOMEM;
         }
         return 0;

@@ -32,10 +32,10 @@ struct config {
         char **errors; /* "file:line: what, why", the first CONFIG_ERRORS_MAX */
         size_t nerrors;
         size_t nerrors_more; /* problems found beyond those */
-        bool sections_full; /* CONFIG_SECTIONS_MAX reached (and said) */
-        char **sources;     /* the files read, in order, and those masked */
+        bool sections_full;  /* CONFIG_SECTIONS_MAX reached (and said) */
+        char **sources;      /* the files read, in order, and those masked */
         size_t nsources;
-        size_t nunread;     /* files or directories that exist but could not be read (their
+        size_t nunread; /* files or directories that exist but could not be read (their
                              * error is in errors): what they say is not known */
 };
 

@@ -14,8 +14,8 @@
  * terminal, and the text stays valid UTF-8 (Prometheus rejects a whole file otherwise).
  */
 enum {
-        ESCAPE_CONTROL = 0,      /* control bytes only (log messages) */
-        ESCAPE_UTF8 = 1 << 0,    /* and bytes that are not valid UTF-8 */
+        ESCAPE_CONTROL = 0,   /* control bytes only (log messages) */
+        ESCAPE_UTF8 = 1 << 0, /* and bytes that are not valid UTF-8 */
 };
 
 /* The escaped copy; NULL when out of memory. */

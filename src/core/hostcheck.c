@@ -18,14 +18,14 @@
 
 /* What one fstab entry will ask of the kernel, with the helper's defaults. */
 struct fstab_plan {
-        bool ok;                /* understood: spec and options parse */
-        char host[256];         /* the address, or the name when unresolved */
+        bool ok;        /* understood: spec and options parse */
+        char host[256]; /* the address, or the name when unresolved */
         unsigned port;
         char transport[8];
         char xprtsec[8];
         struct nfs_version vers; /* a negotiated version as the 4.2 mount.nfs tries first */
-        unsigned nconnect;      /* 1 when not asked */
-        bool asked;             /* nconnect from the entry or the config */
+        unsigned nconnect;       /* 1 when not asked */
+        bool asked;              /* nconnect from the entry or the config */
         bool krb5;
         bool is_auto;
         enum policy nconnect_policy;
@@ -131,18 +131,18 @@ static int fstab_conflict(struct status_report *rep, const struct fstab_nfs *v,
 
         nfs_version_to_string(fp[i].vers, vbuf, sizeof(vbuf));
         return status_add_finding(
-            rep, SEV_WARNING, F_FSTAB_NCONNECT, v[i].target,
-            "fstab: %s (entry %u, nconnect=%u) and %s (entry %u, nconnect=%u) will share one NFS "
-            "client (%s port %u, %s, NFSv%s): the first to mount sets nconnect for both; "
-            "`mount -a` mounts in fstab order, so %s wins and %s gets %u, while systemd mounts "
-            "them in parallel at boot, so either may win%s; give them the same nconnect, or "
-            "separate clients (another server address, port or NFS version)",
-            v[i].target, v[i].pos, fp[i].nconnect, v[w].target, v[w].pos, fp[w].nconnect,
-            fp[i].host, fp[i].port, fp[i].transport, vbuf, v[w].target, v[i].target,
-            fp[w].nconnect,
-            fp[i].nconnect_policy == POLICY_REFUSE ?
-                " (nconnect_policy=refuse: the one that loses fails to mount)" :
-                "");
+                rep, SEV_WARNING, F_FSTAB_NCONNECT, v[i].target,
+                "fstab: %s (entry %u, nconnect=%u) and %s (entry %u, nconnect=%u) will share one NFS "
+                "client (%s port %u, %s, NFSv%s): the first to mount sets nconnect for both; "
+                "`mount -a` mounts in fstab order, so %s wins and %s gets %u, while systemd mounts "
+                "them in parallel at boot, so either may win%s; give them the same nconnect, or "
+                "separate clients (another server address, port or NFS version)",
+                v[i].target, v[i].pos, fp[i].nconnect, v[w].target, v[w].pos, fp[w].nconnect,
+                fp[i].host, fp[i].port, fp[i].transport, vbuf, v[w].target, v[i].target,
+                fp[w].nconnect,
+                fp[i].nconnect_policy == POLICY_REFUSE
+                        ? " (nconnect_policy=refuse: the one that loses fails to mount)"
+                        : "");
 }
 
 static int fstab_krb5(struct status_report *rep, const struct fstab_nfs *v,
@@ -150,24 +150,23 @@ static int fstab_krb5(struct status_report *rep, const struct fstab_nfs *v,
 {
         if (most == i)
                 return status_add_finding(
-                    rep, SEV_WARNING, F_FSTAB_KRB5, v[i].target,
-                    "fstab: %s (entry %u) asks for sec=%s with nconnect=%u: all connections share "
-                    "one GSS context and its sequence window; use nconnect=1 for krb5 mounts",
-                    v[i].target, v[i].pos, fp[i].sec, fp[i].nconnect);
+                        rep, SEV_WARNING, F_FSTAB_KRB5, v[i].target,
+                        "fstab: %s (entry %u) asks for sec=%s with nconnect=%u: all connections share "
+                        "one GSS context and its sequence window; use nconnect=1 for krb5 mounts",
+                        v[i].target, v[i].pos, fp[i].sec, fp[i].nconnect);
         return status_add_finding(
-            rep, SEV_WARNING, F_FSTAB_KRB5, v[i].target,
-            "fstab: %s (entry %u, sec=%s) will share one NFS client with %s (entry %u, "
-            "nconnect=%u): when that one mounts first, %s runs krb5 over %u connections, which "
-            "share one GSS context and its sequence window; give krb5 mounts an NFS client of "
-            "their own (another server address or NFS version)",
-            v[i].target, v[i].pos, fp[i].sec, v[most].target, v[most].pos, fp[most].nconnect,
-            v[i].target, fp[most].nconnect);
+                rep, SEV_WARNING, F_FSTAB_KRB5, v[i].target,
+                "fstab: %s (entry %u, sec=%s) will share one NFS client with %s (entry %u, "
+                "nconnect=%u): when that one mounts first, %s runs krb5 over %u connections, which "
+                "share one GSS context and its sequence window; give krb5 mounts an NFS client of "
+                "their own (another server address or NFS version)",
+                v[i].target, v[i].pos, fp[i].sec, v[most].target, v[most].pos, fp[most].nconnect,
+                v[i].target, fp[most].nconnect);
 }
 
 /* The findings of one entry against its group. */
 static int fstab_entry_findings(struct status_report *rep, const struct fstab_nfs *v,
-                                const struct fstab_plan *fp, const size_t *grp, size_t n,
-                                size_t i)
+                                const struct fstab_plan *fp, const size_t *grp, size_t n, size_t i)
 {
         size_t w = winner_of(fp, grp, n, grp[i]), most = i;
         int r = 0;
@@ -184,7 +183,7 @@ static int fstab_entry_findings(struct status_report *rep, const struct fstab_nf
 }
 
 int hostcheck_fstab(const struct fstab_nfs *v, size_t n, const struct config *conf,
-                       struct status_report *rep)
+                    struct status_report *rep)
 {
         struct fstab_plan *fp = n ? calloc(n, sizeof(*fp)) : NULL;
         size_t *grp = n ? calloc(n, sizeof(*grp)) : NULL;
@@ -235,28 +234,29 @@ static int udev_one(const struct udev_rule_file *f, struct status_report *rep)
 {
         if (streq(f->name, NFS_TUNED_UDEV_RULE) && (f->masked || f->shadowed))
                 return status_add_finding(
-                    rep, SEV_WARNING, F_UDEV_SHADOW, NULL,
-                    "%s %s nfs-tuned's rule %s: read-ahead of NFS mounts not made through the "
-                    "helper (automounts, NFSv4 submounts, bg mounts, plain mount.nfs) %s",
-                    f->path, f->masked ? "masks" : "replaces",
-                    f->shadowed ? f->shadowed : f->name,
-                    f->masked ? "is not set" : "is set by that copy, which package updates no "
-                                               "longer reach");
+                        rep, SEV_WARNING, F_UDEV_SHADOW, NULL,
+                        "%s %s nfs-tuned's rule %s: read-ahead of NFS mounts not made through the "
+                        "helper (automounts, NFSv4 submounts, bg mounts, plain mount.nfs) %s",
+                        f->path, f->masked ? "masks" : "replaces",
+                        f->shadowed ? f->shadowed : f->name,
+                        f->masked ? "is not set"
+                                  : "is set by that copy, which package updates no "
+                                    "longer reach");
         if (streq(f->name, NFS_UTILS_UDEV_RULE) && f->shadowed && !f->masked)
                 return status_add_finding(
-                    rep, SEV_WARNING, F_UDEV_SHADOW, NULL,
-                    "%s shadows nfs-utils' %s: udev runs it instead, nfs-utils' updates no longer "
-                    "reach it, and what it writes to read_ahead_kb stays on every mount whose "
-                    "config sets no read_ahead_kb",
-                    f->path, f->shadowed);
+                        rep, SEV_WARNING, F_UDEV_SHADOW, NULL,
+                        "%s shadows nfs-utils' %s: udev runs it instead, nfs-utils' updates no longer "
+                        "reach it, and what it writes to read_ahead_kb stays on every mount whose "
+                        "config sets no read_ahead_kb",
+                        f->path, f->shadowed);
         if (writes_after_ours(f))
                 return status_add_finding(
-                    rep, SEV_WARNING, F_UDEV_WRITER, NULL,
-                    "%s writes read_ahead_kb and sorts after nfs-tuned's %s: udev runs it later, "
-                    "so on every bdi it matches its value replaces the one nfs-tuned set; make "
-                    "it skip NFS superblocks (KERNEL==\"0:*\"), or give it a name that sorts "
-                    "before %s",
-                    f->path, NFS_TUNED_UDEV_RULE, NFS_TUNED_UDEV_RULE);
+                        rep, SEV_WARNING, F_UDEV_WRITER, NULL,
+                        "%s writes read_ahead_kb and sorts after nfs-tuned's %s: udev runs it later, "
+                        "so on every bdi it matches its value replaces the one nfs-tuned set; make "
+                        "it skip NFS superblocks (KERNEL==\"0:*\"), or give it a name that sorts "
+                        "before %s",
+                        f->path, NFS_TUNED_UDEV_RULE, NFS_TUNED_UDEV_RULE);
         return 0;
 }
 
@@ -314,8 +314,8 @@ const char *udev_rule_state_to_string(enum udev_rule_state s)
 /* Options of nfsmount.conf's global section that decide which NFS client a mount gets. */
 static bool decides_client(const char *key)
 {
-        static const char *const keys[] = { "nconnect", "vers",    "nfsvers",     "defaultvers",
-                                            "sec",      "proto",   "defaultproto", "port",
+        static const char *const keys[] = { "nconnect", "vers",     "nfsvers",      "defaultvers",
+                                            "sec",      "proto",    "defaultproto", "port",
                                             "xprtsec",  "mountvers" };
         for (size_t i = 0; i < ELEMENTSOF(keys); i++)
                 if (strcasecmp(key, keys[i]) == 0)
@@ -360,19 +360,19 @@ static int nfsmount_flush(const char *file, struct nfsmount_section *s, struct s
                 return 0;
         if (strcasecmp(s->kind, "Server") == 0 || strcasecmp(s->kind, "MountPoint") == 0)
                 r = status_add_finding(
-                    rep, SEV_WARNING, F_NFSMOUNT_CONF, NULL,
-                    "%s:%u: [ %s \"%s\" ] sets %s: mount.nfs adds them after the helper decided, "
-                    "so its conflict checks and read-ahead plan do not see them; set them in "
-                    "[%s \"%s\"] of nfs-tuned.conf instead",
-                    file, s->line, s->kind, s->arg, s->keys,
-                    strcasecmp(s->kind, "Server") == 0 ? "server" : "mountpoint", s->arg);
+                        rep, SEV_WARNING, F_NFSMOUNT_CONF, NULL,
+                        "%s:%u: [ %s \"%s\" ] sets %s: mount.nfs adds them after the helper decided, "
+                        "so its conflict checks and read-ahead plan do not see them; set them in "
+                        "[%s \"%s\"] of nfs-tuned.conf instead",
+                        file, s->line, s->kind, s->arg, s->keys,
+                        strcasecmp(s->kind, "Server") == 0 ? "server" : "mountpoint", s->arg);
         else
                 r = status_add_finding(
-                    rep, SEV_WARNING, F_NFSMOUNT_CONF, NULL,
-                    "%s: [ %s ] sets %s for every NFS mount: mount.nfs adds them after the helper "
-                    "decided, so its conflict checks do not see them; set them in [global] of "
-                    "nfs-tuned.conf instead",
-                    file, s->kind, s->keys);
+                        rep, SEV_WARNING, F_NFSMOUNT_CONF, NULL,
+                        "%s: [ %s ] sets %s for every NFS mount: mount.nfs adds them after the helper "
+                        "decided, so its conflict checks do not see them; set them in [global] of "
+                        "nfs-tuned.conf instead",
+                        file, s->kind, s->keys);
         s->keys[0] = '\0';
         return r;
 }

@@ -17,10 +17,10 @@
 struct fstab_nfs {
         const char *spec;
         const char *target;
-        const char *fstype;            /* nfs, nfs4 or nfs-tuned (as nfs) */
-        const char *options;           /* "" when none */
-        unsigned pos;                  /* 1-based, among fstab's entries */
-        const struct nfs_addr *addr;   /* the address mount.nfs will use; NULL: unresolved */
+        const char *fstype;          /* nfs, nfs4 or nfs-tuned (as nfs) */
+        const char *options;         /* "" when none */
+        unsigned pos;                /* 1-based, among fstab's entries */
+        const struct nfs_addr *addr; /* the address mount.nfs will use; NULL: unresolved */
 };
 
 /* The options of the last entry on `target` (mount(8) and systemd take the last); NULL when
@@ -33,7 +33,7 @@ const char *hostcheck_fstab_options(const struct fstab_nfs *v, size_t n, const c
  * connection.  0 or -ENOMEM.
  */
 int hostcheck_fstab(const struct fstab_nfs *v, size_t n, const struct config *conf,
-                       struct status_report *rep);
+                    struct status_report *rep);
 
 /* nfs-tuned's udev rule and nfs-utils' (udev sorts rule files by name across directories). */
 #define NFS_TUNED_UDEV_RULE "99-zz-nfs-tuned.rules"
@@ -43,9 +43,9 @@ int hostcheck_fstab(const struct fstab_nfs *v, size_t n, const struct config *co
 struct udev_rule_file {
         const char *name;
         const char *path;
-        const char *shadowed;        /* the file of the same name it hides; NULL: none */
-        bool masked;                 /* empty, or a link to /dev/null */
-        bool writes_read_ahead;      /* a rule line names read_ahead_kb */
+        const char *shadowed;   /* the file of the same name it hides; NULL: none */
+        bool masked;            /* empty, or a link to /dev/null */
+        bool writes_read_ahead; /* a rule line names read_ahead_kb */
 };
 
 /* Rules that mask or shadow nfs-tuned's or nfs-utils' rule, or write read_ahead_kb after
@@ -54,13 +54,13 @@ int hostcheck_udev(const struct udev_rule_file *v, size_t n, struct status_repor
 
 /* Whether nfs-tuned's rule is the last word of udev on a new bdi's read_ahead_kb. */
 enum udev_rule_state {
-        UDEV_RULE_LAST,         /* udev runs it as installed, and no file after it writes
+        UDEV_RULE_LAST,        /* udev runs it as installed, and no file after it writes
                                  * read_ahead_kb */
-        UDEV_RULE_ABSENT,       /* no file of its name in udev's directories */
-        UDEV_RULE_MASKED,       /* empty, or a link to /dev/null */
-        UDEV_RULE_REPLACED,     /* a file of its name in an earlier directory runs instead */
-        UDEV_RULE_INERT,        /* the file of its name writes no read_ahead_kb */
-        UDEV_RULE_OVERWRITTEN,  /* a rule file that sorts after it writes read_ahead_kb */
+        UDEV_RULE_ABSENT,      /* no file of its name in udev's directories */
+        UDEV_RULE_MASKED,      /* empty, or a link to /dev/null */
+        UDEV_RULE_REPLACED,    /* a file of its name in an earlier directory runs instead */
+        UDEV_RULE_INERT,       /* the file of its name writes no read_ahead_kb */
+        UDEV_RULE_OVERWRITTEN, /* a rule file that sorts after it writes read_ahead_kb */
 };
 
 /*

@@ -127,8 +127,8 @@ static int merge_section(struct merged *m, const struct conf_section *s, bool v4
                 int major = nfs_request_opt_major(o);
                 if (merged_has_group(m, opt_group(o->name)))
                         r = merged_note(
-                            m, "%s:%u: %s not used: set at a higher level or by a later line",
-                            s->file, line, o->name);
+                                m, "%s:%u: %s not used: set at a higher level or by a later line",
+                                s->file, line, o->name);
                 else if (v4_only && major && major != 4)
                         r = merged_note(m, "%s:%u: %s%s%s not used: this is an NFSv4 mount",
                                         s->file, line, o->name, o->value ? "=" : "",

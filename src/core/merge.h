@@ -11,10 +11,10 @@
 
 /* What a mount is matched on. */
 struct match_input {
-        const char *host;              /* as typed in the spec */
-        const struct nfs_addr *addrs;  /* resolved */
+        const char *host;             /* as typed in the spec */
+        const struct nfs_addr *addrs; /* resolved */
         size_t naddrs;
-        const char *dir;               /* the mount point */
+        const char *dir; /* the mount point */
 };
 
 bool section_matches(const struct conf_section *s, const struct match_input *in);

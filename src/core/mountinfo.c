@@ -23,8 +23,9 @@ int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char 
                          const char *source, dev_t dev, struct nfs_mount *ret)
 {
         struct optlist l = { 0 };
-        struct nfs_mount m = { .dev = dev, .port = NFS_PORT, .transport = "tcp", .xprtsec = "none",
-                               .nconnect = 1 };
+        struct nfs_mount m = {
+                .dev = dev, .port = NFS_PORT, .transport = "tcp", .xprtsec = "none", .nconnect = 1
+        };
         const struct opt *o;
         unsigned long u;
         int r = -ENOENT;
@@ -94,7 +95,8 @@ bool mountinfo_line_target_is(const char *line, size_t len, const char *target)
         }
         while (p < end && *p != ' ' && *p != '\n') {
                 char c = *p++;
-                if (c == '\\' && end - p >= 3 && is_octal(p[0]) && is_octal(p[1]) && is_octal(p[2])) {
+                if (c == '\\' && end - p >= 3 && is_octal(p[0]) && is_octal(p[1]) &&
+                    is_octal(p[2])) {
                         c = (char)(((p[0] - '0') << 6) | ((p[1] - '0') << 3) | (p[2] - '0'));
                         p += 3;
                 }

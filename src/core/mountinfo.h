@@ -12,14 +12,14 @@
 struct nfs_mount {
         char *target;
         char *source;
-        dev_t dev;              /* the superblock's anonymous device: the bdi name */
-        struct nfs_addr addr;   /* addr=: the client's server address */
+        dev_t dev;            /* the superblock's anonymous device: the bdi name */
+        struct nfs_addr addr; /* addr=: the client's server address */
         unsigned port;
         char transport[8];
         char xprtsec[8];
-        char sec[16];           /* sec=: the flavour ("sys", "krb5p"); "" when not shown */
+        char sec[16]; /* sec=: the flavour ("sys", "krb5p"); "" when not shown */
         struct nfs_version vers;
-        unsigned nconnect;      /* 1 when not shown */
+        unsigned nconnect; /* 1 when not shown */
         unsigned long rsize;
         int id;                 /* the mountinfo ID, when read from mountinfo */
         const char *unreadable; /* a super option shown but not understood ("nconnect",

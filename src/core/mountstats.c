@@ -30,8 +30,8 @@ static char *unescape(const char *s, size_t len)
         for (size_t i = 0; i < len; i++) {
                 if (s[i] == '\\' && i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' &&
                     s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
-                        *o++ =
-                            (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + s[i + 3] - '0');
+                        *o++ = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + s[i + 3] -
+                                      '0');
                         i += 3;
                 } else
                         *o++ = s[i];
@@ -73,7 +73,7 @@ static int feed_device(struct mountstats *s, const char *line)
  * xprt_rdma_print_stats); -1: not shown. */
 static const struct xprt_layout {
         const char *proto;
-        size_t numbers;         /* how many the kernel writes (rdma: at least) */
+        size_t numbers; /* how many the kernel writes (rdma: at least) */
         bool at_least;
         int srcport, sends, recvs, backlog, pending;
 } layouts[] = {
@@ -121,9 +121,12 @@ int mountstats_parse_xprt(const char *text, struct xprt_stats *ret)
                 if (read_numbers(p + plen, v, ELEMENTSOF(v), &n) < 0 || n < l->numbers ||
                     (!l->at_least && n != l->numbers) || (l->srcport >= 0 && v[l->srcport] > 65535))
                         return -EINVAL;
-                *ret = (struct xprt_stats){ .srcport = l->srcport >= 0 ? (unsigned)v[l->srcport] : 0,
-                                            .sends = v[l->sends], .recvs = v[l->recvs],
-                                            .backlog = v[l->backlog], .pending = v[l->pending] };
+                *ret = (struct xprt_stats){ .srcport = l->srcport >= 0 ? (unsigned)v[l->srcport]
+                                                                       : 0,
+                                            .sends = v[l->sends],
+                                            .recvs = v[l->recvs],
+                                            .backlog = v[l->backlog],
+                                            .pending = v[l->pending] };
                 snprintf(ret->proto, sizeof(ret->proto), "%s", l->proto);
                 return 0;
         }
@@ -223,8 +226,8 @@ static size_t switch_by_count(const struct nfs_addr *addr, unsigned port, size_t
         return found;
 }
 
-int mountstats_switch(const struct mountstats_entry *e, const struct nfs_addr *addr,
-                      unsigned port, const struct xprt_state *v, size_t n, unsigned *ret_total,
+int mountstats_switch(const struct mountstats_entry *e, const struct nfs_addr *addr, unsigned port,
+                      const struct xprt_state *v, size_t n, unsigned *ret_total,
                       unsigned *ret_offline)
 {
         size_t k;

@@ -14,26 +14,26 @@
  */
 /* One RPC transport as its `xprt:` line shows it (the kernel's rpc_xprt stat block). */
 struct xprt_stats {
-        char proto[8];          /* tcp, udp, rdma, local */
-        unsigned srcport;       /* the local port; 0 when the line shows none (local) */
-        uint64_t sends, recvs;  /* RPC requests sent, replies received */
-        uint64_t backlog;       /* bklog_u: the backlog queue's length summed at each send */
-        uint64_t pending;       /* pending_u: the pending queue's length summed at each send */
+        char proto[8];         /* tcp, udp, rdma, local */
+        unsigned srcport;      /* the local port; 0 when the line shows none (local) */
+        uint64_t sends, recvs; /* RPC requests sent, replies received */
+        uint64_t backlog;      /* bklog_u: the backlog queue's length summed at each send */
+        uint64_t pending;      /* pending_u: the pending queue's length summed at each send */
 };
 
 struct mountstats_entry {
-        char *target;           /* unescaped */
+        char *target;             /* unescaped */
         struct xprt_stats *xprts; /* the well-formed xprt: lines, in the file's order */
         size_t nxprts;
-        unsigned bad_xprts;     /* xprt: lines not understood: not counted */
+        unsigned bad_xprts; /* xprt: lines not understood: not counted */
         bool taken;
 };
 
 struct mountstats {
         struct mountstats_entry *v;
         size_t n;
-        struct hindex index;    /* by target */
-        bool in_nfs;            /* the lines read belong to v[n - 1] */
+        struct hindex index; /* by target */
+        bool in_nfs;         /* the lines read belong to v[n - 1] */
 };
 
 void mountstats_done(struct mountstats *s);
@@ -53,11 +53,11 @@ int mountstats_parse_xprt(const char *text, struct xprt_stats *ret);
 /* One transport as the sunrpc sysfs shows it (switch-S/xprt-N-*: dstaddr, xprt_info,
  * xprt_state). */
 struct xprt_state {
-        unsigned switch_id;     /* S: the transports of one RPC client */
-        struct nfs_addr addr;   /* the server */
-        unsigned port;          /* the server's port */
-        unsigned srcport;       /* the local port */
-        bool offline;           /* xprt_state says OFFLINE (or REMOVE) */
+        unsigned switch_id;   /* S: the transports of one RPC client */
+        struct nfs_addr addr; /* the server */
+        unsigned port;        /* the server's port */
+        unsigned srcport;     /* the local port */
+        bool offline;         /* xprt_state says OFFLINE (or REMOVE) */
 };
 /*
  * The entry's switch in `v`: its transports (*ret_total) and how many are offline
@@ -68,6 +68,6 @@ struct xprt_state {
  * as many as the entry's lines, counting or not those offline (6.1 leaves an offline
  * transport out of mountstats).
  */
-int mountstats_switch(const struct mountstats_entry *e, const struct nfs_addr *addr,
-                      unsigned port, const struct xprt_state *v, size_t n, unsigned *ret_total,
+int mountstats_switch(const struct mountstats_entry *e, const struct nfs_addr *addr, unsigned port,
+                      const struct xprt_state *v, size_t n, unsigned *ret_total,
                       unsigned *ret_offline);

@@ -117,8 +117,10 @@ static int add_hidden(struct clients *c, const struct nfsfs_server *lines, size_
                 size_t same = count_equal(lines + i, n - i, &lines[i]);
                 size_t seen = count_equal(visible, nvisible, &lines[i]);
                 for (size_t h = seen; h < same; h++) {
-                        struct client_key k = { .addr = lines[i].addr, .port = lines[i].port,
-                                                .transport = "tcp", .xprtsec = "none",
+                        struct client_key k = { .addr = lines[i].addr,
+                                                .port = lines[i].port,
+                                                .transport = "tcp",
+                                                .xprtsec = "none",
                                                 .vers = { lines[i].major, -1 } };
                         struct nfs_client *cl = clients_new(c, &k);
                         if (!cl)

@@ -95,9 +95,14 @@ static int check_not_empty(const char *v)
 #define VERS_HINT "3, 4, 4.0, 4.1 or 4.2"
 
 /* A row: name, group, flags, check, hint; a number option's row adds its range. */
-#define ROW(name, group, flags, check, hint) { name, group, flags, check, hint, 0, 0 }
+#define ROW(name, group, flags, check, hint)          \
+        {                                             \
+                name, group, flags, check, hint, 0, 0 \
+        }
 #define NUMBER(name, group, flags, check, hint, min, max) \
-        { name, group, flags, check, hint, min, max }
+        {                                                 \
+                name, group, flags, check, hint, min, max \
+        }
 /* "noX" and "X" are one choice, each a row (libmount's optmap lists each opposite). */
 #define OPPOSITE(x) ROW("no" #x, #x, 0, NULL, NULL), ROW(#x, #x, 0, NULL, NULL)
 
@@ -113,8 +118,8 @@ static const struct optdef optmap[] = {
         ROW("profile", NULL, OPTF_HELPER, check_profile, "the name of a [profile] section"),
         ROW("shared_client_names", NULL, OPTF_HELPER, check_names_policy, "warn or ignore"),
         /* what the request reads (the client key, nconnect, sec) */
-        NUMBER("nconnect", NULL, OPTF_REQUEST, NULL,
-               "a number from 1 to " STRINGIFY(NCONNECT_MAX), 1, NCONNECT_MAX),
+        NUMBER("nconnect", NULL, OPTF_REQUEST, NULL, "a number from 1 to " STRINGIFY(NCONNECT_MAX),
+               1, NCONNECT_MAX),
         ROW("vers", NULL, OPTF_REQUEST, check_version, VERS_HINT),
         ROW("nfsvers", "vers", OPTF_REQUEST, check_version, VERS_HINT),
         NUMBER("minorversion", "vers", OPTF_REQUEST, NULL, "0, 1 or 2", 0, NFS4_MINOR_MAX),
@@ -142,13 +147,35 @@ static const struct optdef optmap[] = {
         ROW("bg", "fg", 0, NULL, NULL),
         ROW("async", "sync", 0, NULL, NULL),
         /* opposites: nfs(5)'s, then mount(8)'s for every file system */
-        OPPOSITE(ac), OPPOSITE(acl), OPPOSITE(cto), OPPOSITE(fsc), OPPOSITE(intr),
-        OPPOSITE(lock), OPPOSITE(posix), OPPOSITE(rdirplus), OPPOSITE(resvport),
-        OPPOSITE(sharecache), OPPOSITE(softreval), OPPOSITE(trunkdiscovery), OPPOSITE(alignwrite),
-        OPPOSITE(atime), OPPOSITE(auto), OPPOSITE(dev), OPPOSITE(diratime), OPPOSITE(exec),
-        OPPOSITE(iversion), OPPOSITE(lazytime), OPPOSITE(mand), OPPOSITE(relatime),
-        OPPOSITE(strictatime), OPPOSITE(suid), OPPOSITE(symfollow), OPPOSITE(user),
-        OPPOSITE(users), OPPOSITE(owner), OPPOSITE(group),
+        OPPOSITE(ac),
+        OPPOSITE(acl),
+        OPPOSITE(cto),
+        OPPOSITE(fsc),
+        OPPOSITE(intr),
+        OPPOSITE(lock),
+        OPPOSITE(posix),
+        OPPOSITE(rdirplus),
+        OPPOSITE(resvport),
+        OPPOSITE(sharecache),
+        OPPOSITE(softreval),
+        OPPOSITE(trunkdiscovery),
+        OPPOSITE(alignwrite),
+        OPPOSITE(atime),
+        OPPOSITE(auto),
+        OPPOSITE(dev),
+        OPPOSITE(diratime),
+        OPPOSITE(exec),
+        OPPOSITE(iversion),
+        OPPOSITE(lazytime),
+        OPPOSITE(mand),
+        OPPOSITE(relatime),
+        OPPOSITE(strictatime),
+        OPPOSITE(suid),
+        OPPOSITE(symfollow),
+        OPPOSITE(user),
+        OPPOSITE(users),
+        OPPOSITE(owner),
+        OPPOSITE(group),
         /* a separate word, not the negation of "sharetransport" */
         ROW("nosharetransport", "nosharetransport", 0, NULL, NULL),
 };

@@ -129,7 +129,7 @@ int parse_kernel_uint(const char *s, unsigned long max, unsigned long *ret)
         } else if (s[0] == '0')
                 base = 8;
         for (p = s; *p && *p != '\n'; p++) {
-                unsigned d = isdigit((unsigned char)*p) ? (unsigned)(*p - '0')
+                unsigned d = isdigit((unsigned char)*p)    ? (unsigned)(*p - '0')
                              : isxdigit((unsigned char)*p) ? (unsigned)(tolower(*p) - 'a' + 10)
                                                            : base;
                 if (d >= base)

@@ -9,8 +9,7 @@
 #include "core/optmap.h"
 #include "shared/macro.h"
 
-int plan_settings(const struct merged *m, struct settings *ret,
-                         const struct merged_opt **ret_bad)
+int plan_settings(const struct merged *m, struct settings *ret, const struct merged_opt **ret_bad)
 {
         struct settings s = { .read_ahead = { READ_AHEAD_KEEP, 0 },
                               .nconnect_policy = POLICY_WARN,
@@ -47,7 +46,7 @@ int plan_settings(const struct merged *m, struct settings *ret,
 }
 
 int plan_drop_untrusted(struct optlist *cmd, const struct optlist *fstab,
-                            struct optlist *ret_dropped)
+                        struct optlist *ret_dropped)
 {
         size_t j = 0;
         int r = 0;

@@ -11,8 +11,8 @@ struct settings {
         struct read_ahead read_ahead;
         enum policy nconnect_policy;
         enum policy krb5_policy;
-        enum policy tls_policy;         /* refuse (default) or warn */
-        bool warn_shared_names;         /* shared_client_names = warn */
+        enum policy tls_policy; /* refuse (default) or warn */
+        bool warn_shared_names; /* shared_client_names = warn */
 };
 
 /*
@@ -20,8 +20,7 @@ struct settings {
  * mount_nfs there at all: it names the program run as root, so it comes from [global] only
  * (config_global_value()).
  */
-int plan_settings(const struct merged *m, struct settings *ret,
-                         const struct merged_opt **ret_bad);
+int plan_settings(const struct merged *m, struct settings *ret, const struct merged_opt **ret_bad);
 
 /*
  * A user other than root runs the setuid helper: a helper key on the command line counts only
@@ -29,7 +28,7 @@ int plan_settings(const struct merged *m, struct settings *ret,
  * are removed from `cmd` and listed in `ret_dropped`.  0 or -ENOMEM.
  */
 int plan_drop_untrusted(struct optlist *cmd, const struct optlist *fstab,
-                            struct optlist *ret_dropped);
+                        struct optlist *ret_dropped);
 
 /* The options for mount.nfs: helper keys removed, nconnect dropped when following. */
 int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret);

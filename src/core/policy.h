@@ -7,42 +7,41 @@
 #include "core/optmap.h"
 #include "core/request.h"
 
-
 enum sharing {
-        SHARE_NEW,      /* no client to the endpoint: this mount creates one */
-        SHARE_VISIBLE,  /* shares a client that mounts here show */
-        SHARE_HIDDEN,   /* shares a client no mount here shows: nconnect unknown */
-        SHARE_MAYBE,    /* version negotiated: may land on an existing client */
+        SHARE_NEW,     /* no client to the endpoint: this mount creates one */
+        SHARE_VISIBLE, /* shares a client that mounts here show */
+        SHARE_HIDDEN,  /* shares a client no mount here shows: nconnect unknown */
+        SHARE_MAYBE,   /* version negotiated: may land on an existing client */
 };
 
 enum action {
         ACTION_NONE,
         ACTION_WARN,
         ACTION_REFUSE,
-        ACTION_FOLLOW,          /* drop the requested nconnect, say so */
-        ACTION_FOLLOW_QUIET,    /* the conflict came from a config default: drop it, -v only */
+        ACTION_FOLLOW,       /* drop the requested nconnect, say so */
+        ACTION_FOLLOW_QUIET, /* the conflict came from a config default: drop it, -v only */
 };
 
 struct policy_input {
         const struct nfs_request *req;
-        bool nconnect_from_config;      /* the requested nconnect is a config default */
+        bool nconnect_from_config; /* the requested nconnect is a config default */
         const struct client_match *match;
         enum policy nconnect_policy;
-        enum policy krb5_policy;        /* warn or refuse */
-        enum policy tls_policy;         /* warn or refuse */
-        const struct clients *clients;  /* the table the match was made in */
-        const char *host;               /* the server name as typed */
-        bool warn_shared_names;         /* say when other names share the client */
+        enum policy krb5_policy;       /* warn or refuse */
+        enum policy tls_policy;        /* warn or refuse */
+        const struct clients *clients; /* the table the match was made in */
+        const char *host;              /* the server name as typed */
+        bool warn_shared_names;        /* say when other names share the client */
 };
 
 struct verdict {
         enum sharing sharing;
         const struct nfs_client *client;
-        unsigned requested;     /* 0: none asked */
-        unsigned effective;     /* connections the mount will have; 0: unknown */
+        unsigned requested; /* 0: none asked */
+        unsigned effective; /* connections the mount will have; 0: unknown */
         enum action nconnect;
         enum action krb5;
-        enum action names;      /* other server names share the client: warn */
+        enum action names; /* other server names share the client: warn */
         /* TLS: asked (xprtsec=), and the client that gives less (the one it lands on, or one a
          * negotiated version may land on); tls is ACTION_NONE when none gives less */
         enum tls_level tls_want;

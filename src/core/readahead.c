@@ -81,8 +81,7 @@ bool read_ahead_readback_ok(unsigned long wanted, unsigned long now, unsigned lo
         return now == wanted || (page_kb && now == wanted / page_kb * page_kb);
 }
 
-enum read_ahead_udev read_ahead_udev_decide(bool udev_running, bool rule_last,
-                                            bool udev_sees_mount)
+enum read_ahead_udev read_ahead_udev_decide(bool udev_running, bool rule_last, bool udev_sees_mount)
 {
         if (!udev_running)
                 return READ_AHEAD_UDEV_NONE;

@@ -49,10 +49,10 @@ bool read_ahead_readback_ok(unsigned long wanted, unsigned long now, unsigned lo
  * runs them on the bdi's add event, nfs-utils' nfsrahead among them, asynchronously).
  */
 enum read_ahead_udev {
-        READ_AHEAD_UDEV_NONE,  /* udev is not running: write at once */
-        READ_AHEAD_UDEV_RULE,  /* nfs-tuned's rule writes the same value last in the event:
+        READ_AHEAD_UDEV_NONE, /* udev is not running: write at once */
+        READ_AHEAD_UDEV_RULE, /* nfs-tuned's rule writes the same value last in the event:
                                 * write at once (right when mount returns), no wait */
-        READ_AHEAD_UDEV_WAIT,  /* wait until udev finished the event, then write */
+        READ_AHEAD_UDEV_WAIT, /* wait until udev finished the event, then write */
 };
 
 /*

@@ -119,10 +119,10 @@ static void dev_parse(const char *s, dev_t *ret)
 /* One line "key=value": the value of a string key replaces the field. */
 static int record_set(struct mount_record *r, const char *key, const char *value)
 {
-        char **field = streq(key, "spec")   ? &r->spec :
-                       streq(key, "target") ? &r->target :
-                       streq(key, "server") ? &r->server :
-                                              NULL;
+        char **field = streq(key, "spec")     ? &r->spec
+                       : streq(key, "target") ? &r->target
+                       : streq(key, "server") ? &r->server
+                                              : NULL;
         unsigned long u;
 
         if (field) {

@@ -19,17 +19,17 @@ const char *setting_origin_to_string(enum setting_origin o);
  * (doc/DESIGN.md "The mount record").
  */
 struct mount_record {
-        char *spec;                    /* as typed: host:/path */
-        char *target;                  /* canonical mount point */
-        char *server;                  /* the address mount.nfs was to use; "" unresolved */
-        unsigned nconnect;             /* connections the plan expects; 0: cannot be known */
-        struct read_ahead read_ahead;  /* the setting the mount path decided */
-        bool bg;                       /* mount.nfs may finish the mount in the background */
-        unsigned nconnect_requested;   /* asked by -o or the config, before any policy; 0: none */
+        char *spec;                   /* as typed: host:/path */
+        char *target;                 /* canonical mount point */
+        char *server;                 /* the address mount.nfs was to use; "" unresolved */
+        unsigned nconnect;            /* connections the plan expects; 0: cannot be known */
+        struct read_ahead read_ahead; /* the setting the mount path decided */
+        bool bg;                      /* mount.nfs may finish the mount in the background */
+        unsigned nconnect_requested;  /* asked by -o or the config, before any policy; 0: none */
         enum setting_origin nconnect_from, read_ahead_from;
-        char xprtsec[8];               /* the TLS asked (xprtsec=): none, tls, mtls; "": not
+        char xprtsec[8]; /* the TLS asked (xprtsec=): none, tls, mtls; "": not
                                         * recorded (an older helper) */
-        dev_t dev;                     /* the superblock once mounted; 0: not known (bg) */
+        dev_t dev;       /* the superblock once mounted; 0: not known (bg) */
 };
 
 #define MOUNT_RECORD_HEADER "# nfs-tuned mount record 1"

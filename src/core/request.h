@@ -12,12 +12,12 @@
 /* What the options ask of the kernel's client. */
 struct nfs_request {
         struct nfs_version vers;
-        char transport[8];      /* tcp, udp, rdma */
-        int family;             /* AF_UNSPEC, or AF_INET/AF_INET6 forced by proto= */
-        unsigned port;          /* 2049 (20049 over rdma) when absent or 0 */
-        char xprtsec[8];        /* none, tls, mtls */
-        unsigned nconnect;      /* 0: not asked */
-        const char *sec;        /* points into the option list; NULL: sys */
+        char transport[8]; /* tcp, udp, rdma */
+        int family;        /* AF_UNSPEC, or AF_INET/AF_INET6 forced by proto= */
+        unsigned port;     /* 2049 (20049 over rdma) when absent or 0 */
+        char xprtsec[8];   /* none, tls, mtls */
+        unsigned nconnect; /* 0: not asked */
+        const char *sec;   /* points into the option list; NULL: sys */
 };
 
 /* The major version an option sets (vers=3, v4.1 ...); 0 when it sets none. */

@@ -23,9 +23,15 @@
 #define KERNEL_READ_AHEAD_KB 128
 
 const char *const status_input_names[IN__MAX] = {
-        [IN_MOUNTINFO] = "mountinfo", [IN_MOUNTSTATS] = "mountstats", [IN_NFSFS] = "nfsfs",
-        [IN_SUNRPC] = "sunrpc",       [IN_BDI] = "bdi",               [IN_RECORDS] = "records",
-        [IN_FSTAB] = "fstab",         [IN_CONFIG] = "config",         [IN_UDEV_RULES] = "udev_rules",
+        [IN_MOUNTINFO] = "mountinfo",
+        [IN_MOUNTSTATS] = "mountstats",
+        [IN_NFSFS] = "nfsfs",
+        [IN_SUNRPC] = "sunrpc",
+        [IN_BDI] = "bdi",
+        [IN_RECORDS] = "records",
+        [IN_FSTAB] = "fstab",
+        [IN_CONFIG] = "config",
+        [IN_UDEV_RULES] = "udev_rules",
         [IN_NFSMOUNT_CONF] = "nfsmount_conf",
 };
 
@@ -196,18 +202,18 @@ static int finding_nconnect(struct status_report *rep, const struct status_mount
         nfs_version_to_string(m->vers, vbuf, sizeof(vbuf));
         if (row->set_by != m)
                 return status_add_finding(
-                    rep, SEV_WARNING, F_NCONNECT_INHERITED, m->target,
-                    "%s asked for nconnect=%u (%s) but has %u: it shares the NFS client of %s "
-                    "(NFSv%s) that %s set up first; unmount every mount of that client and "
-                    "mount it again to change it",
-                    m->target, row->req, req_source_words(row->req_from), m->nconnect, abuf, vbuf,
-                    row->set_by->target);
+                        rep, SEV_WARNING, F_NCONNECT_INHERITED, m->target,
+                        "%s asked for nconnect=%u (%s) but has %u: it shares the NFS client of %s "
+                        "(NFSv%s) that %s set up first; unmount every mount of that client and "
+                        "mount it again to change it",
+                        m->target, row->req, req_source_words(row->req_from), m->nconnect, abuf,
+                        vbuf, row->set_by->target);
         return status_add_finding(
-            rep, SEV_WARNING, F_NCONNECT_DIFFERS, m->target,
-            "%s asked for nconnect=%u (%s) but has %u: its NFS client of %s (NFSv%s) was set up "
-            "before it, by a mount since unmounted or one of another mount namespace; unmount "
-            "every mount of that client and mount it again to change it",
-            m->target, row->req, req_source_words(row->req_from), m->nconnect, abuf, vbuf);
+                rep, SEV_WARNING, F_NCONNECT_DIFFERS, m->target,
+                "%s asked for nconnect=%u (%s) but has %u: its NFS client of %s (NFSv%s) was set up "
+                "before it, by a mount since unmounted or one of another mount namespace; unmount "
+                "every mount of that client and mount it again to change it",
+                m->target, row->req, req_source_words(row->req_from), m->nconnect, abuf, vbuf);
 }
 
 /* It asked for TLS its client does not give (NFSv4 folded it into a client of a weaker policy,
@@ -222,15 +228,16 @@ static int finding_tls(struct status_report *rep, const struct status_mount *row
         if (want <= has)
                 return 0;
         return status_add_finding(
-            rep, SEV_WARNING, F_TLS_NOT_APPLIED, m->target,
-            "%s asked for xprtsec=%s (%s) but its NFS client of %s (NFSv%s), set up by %s, has "
-            "%s%s; lacking: %s; NFSv4 folds a TLS mount into an existing client of the same "
-            "server whatever its TLS policy; unmount every mount of that server, then mount the "
-            "TLS ones first, or use vers=3 or another server address",
-            m->target, row->tls_req, req_source_words(row->tls_from),
-            nfs_addr_to_string(&m->addr, abuf), nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)),
-            row->set_by->target, has == TLS_NONE ? "no TLS" : "xprtsec=",
-            has == TLS_NONE ? "" : m->xprtsec, verdict_tls_lacking(want, has));
+                rep, SEV_WARNING, F_TLS_NOT_APPLIED, m->target,
+                "%s asked for xprtsec=%s (%s) but its NFS client of %s (NFSv%s), set up by %s, has "
+                "%s%s; lacking: %s; NFSv4 folds a TLS mount into an existing client of the same "
+                "server whatever its TLS policy; unmount every mount of that server, then mount the "
+                "TLS ones first, or use vers=3 or another server address",
+                m->target, row->tls_req, req_source_words(row->tls_from),
+                nfs_addr_to_string(&m->addr, abuf),
+                nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)), row->set_by->target,
+                has == TLS_NONE ? "no TLS" : "xprtsec=", has == TLS_NONE ? "" : m->xprtsec,
+                verdict_tls_lacking(want, has));
 }
 
 static int finding_krb5(struct status_report *rep, const struct status_mount *row)
@@ -243,12 +250,12 @@ static int finding_krb5(struct status_report *rep, const struct status_mount *ro
         if (!sec_is_krb5(m->sec) || conns <= 1)
                 return 0;
         return status_add_finding(
-            rep, SEV_WARNING, F_KRB5_MULTI, m->target,
-            "%s uses sec=%s over %u connections (its NFS client was set up by %s with "
-            "nconnect=%u): all of them share one GSS context and its sequence window, so requests "
-            "fall out of the window and are retransmitted; give krb5 mounts an NFS client of "
-            "their own (another server address or NFS version) with nconnect=1",
-            m->target, m->sec, conns, row->set_by->target, row->set_by->nconnect);
+                rep, SEV_WARNING, F_KRB5_MULTI, m->target,
+                "%s uses sec=%s over %u connections (its NFS client was set up by %s with "
+                "nconnect=%u): all of them share one GSS context and its sequence window, so requests "
+                "fall out of the window and are retransmitted; give krb5 mounts an NFS client of "
+                "their own (another server address or NFS version) with nconnect=1",
+                m->target, m->sec, conns, row->set_by->target, row->set_by->nconnect);
 }
 
 static int finding_read_ahead(struct status_report *rep, const struct status_mount *row,
@@ -263,19 +270,19 @@ static int finding_read_ahead(struct status_report *rep, const struct status_mou
         /* a current record that says keep gives no want: not here */
         if (row->record == RECORD_CURRENT)
                 return status_add_finding(
-                    rep, SEV_WARNING, F_RA_OVERWRITTEN, m->target,
-                    "%s: read_ahead_kb of bdi %u:%u is %ld, not the %lu the helper set when it "
-                    "mounted it: something wrote it since (by hand, a tuning tool or a udev rule "
-                    "that sorts after nfs-tuned's); write %lu back, or remount",
-                    m->target, maj, min, row->ra_now, row->ra_want, row->ra_want);
+                        rep, SEV_WARNING, F_RA_OVERWRITTEN, m->target,
+                        "%s: read_ahead_kb of bdi %u:%u is %ld, not the %lu the helper set when it "
+                        "mounted it: something wrote it since (by hand, a tuning tool or a udev rule "
+                        "that sorts after nfs-tuned's); write %lu back, or remount",
+                        m->target, maj, min, row->ra_now, row->ra_want, row->ra_want);
         return status_add_finding(
-            rep, SEV_WARNING, F_RA_LOST, m->target,
-            "%s: read_ahead_kb of bdi %u:%u is %ld%s, the config asks %lu: it was mounted "
-            "without the helper and nfs-tuned's udev rule did not set it; run `udevadm trigger "
-            "--action=add /sys/class/bdi/%u:%u` or remount",
-            m->target, maj, min, row->ra_now,
-            row->ra_now == KERNEL_READ_AHEAD_KB ? " (the kernel's default)" : "", row->ra_want,
-            maj, min);
+                rep, SEV_WARNING, F_RA_LOST, m->target,
+                "%s: read_ahead_kb of bdi %u:%u is %ld%s, the config asks %lu: it was mounted "
+                "without the helper and nfs-tuned's udev rule did not set it; run `udevadm trigger "
+                "--action=add /sys/class/bdi/%u:%u` or remount",
+                m->target, maj, min, row->ra_now,
+                row->ra_now == KERNEL_READ_AHEAD_KB ? " (the kernel's default)" : "", row->ra_want,
+                maj, min);
 }
 
 static bool read_ahead_equal(const struct read_ahead *a, const struct read_ahead *b)
@@ -300,31 +307,31 @@ static int finding_config(struct status_report *rep, const struct status_mount *
         if (row->record == RECORD_CURRENT) {
                 if (from_config(rec->nconnect_from) && now->nconnect != rec->nconnect_requested)
                         r = status_add_finding(
-                            rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
-                            "%s was mounted when the config gave it nconnect=%u, and it now "
-                            "gives %u: unmount every mount of its NFS client and mount them again "
-                            "to apply it",
-                            m->target, rec->nconnect_requested ? rec->nconnect_requested : 1,
-                            now->nconnect ? now->nconnect : 1);
+                                rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
+                                "%s was mounted when the config gave it nconnect=%u, and it now "
+                                "gives %u: unmount every mount of its NFS client and mount them again "
+                                "to apply it",
+                                m->target, rec->nconnect_requested ? rec->nconnect_requested : 1,
+                                now->nconnect ? now->nconnect : 1);
                 if (r == 0 && from_config(rec->read_ahead_from) &&
                     !read_ahead_equal(&rec->read_ahead, &now->ra))
                         r = status_add_finding(
-                            rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
-                            "%s was mounted when the config gave it read_ahead_kb = %s, and it "
-                            "now says %s: a new mount gets the new value; remount to apply it",
-                            m->target, read_ahead_to_string(&rec->read_ahead, was),
-                            read_ahead_to_string(&now->ra, is));
+                                rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
+                                "%s was mounted when the config gave it read_ahead_kb = %s, and it "
+                                "now says %s: a new mount gets the new value; remount to apply it",
+                                m->target, read_ahead_to_string(&rec->read_ahead, was),
+                                read_ahead_to_string(&now->ra, is));
                 return r;
         }
         /* no record: the mount that set up the client, with nothing asked explicitly */
         if (row->req_from == REQ_NONE && row->set_by == m && now->nconnect &&
             now->nconnect != m->nconnect)
                 r = status_add_finding(
-                    rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
-                    "the config gives %s nconnect=%u but it has %u: it was mounted without the "
-                    "helper, or before the config said so; unmount every mount of its NFS client "
-                    "and mount them again to apply it",
-                    m->target, now->nconnect, m->nconnect);
+                        rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
+                        "the config gives %s nconnect=%u but it has %u: it was mounted without the "
+                        "helper, or before the config said so; unmount every mount of its NFS client "
+                        "and mount them again to apply it",
+                        m->target, now->nconnect, m->nconnect);
         return r;
 }
 
@@ -359,14 +366,14 @@ static int finding_transports_down(struct status_report *rep, const struct statu
         if (row->nconnect_unknown || live < 0 || (unsigned)live >= m->nconnect)
                 return 0;
         return status_add_finding(
-            rep, SEV_WARNING, F_TRANSPORTS_DOWN, m->target,
-            "the NFS client of %s (%s, NFSv%s) that %s set up has %d live transport%s of the "
-            "nconnect=%u it was made with (mountstats lists %d, the sunrpc sysfs shows %s "
-            "offline): its load runs over fewer connections; bring them back online (rpcctl "
-            "xprt set online) or unmount every mount of that client and mount it again",
-            nfs_addr_to_string(&m->addr, abuf), m->transport,
-            nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)), m->target, live,
-            live == 1 ? "" : "s", m->nconnect, row->xprts, offline_words(row->offline));
+                rep, SEV_WARNING, F_TRANSPORTS_DOWN, m->target,
+                "the NFS client of %s (%s, NFSv%s) that %s set up has %d live transport%s of the "
+                "nconnect=%u it was made with (mountstats lists %d, the sunrpc sysfs shows %s "
+                "offline): its load runs over fewer connections; bring them back online (rpcctl "
+                "xprt set online) or unmount every mount of that client and mount it again",
+                nfs_addr_to_string(&m->addr, abuf), m->transport,
+                nfs_version_to_string(m->vers, vbuf, sizeof(vbuf)), m->target, live,
+                live == 1 ? "" : "s", m->nconnect, row->xprts, offline_words(row->offline));
 }
 
 /* A client whose sends nearly all went over one of several transports. */
@@ -388,12 +395,12 @@ static int finding_imbalance(struct status_report *rep, const struct status_moun
         if (total < LOAD_MIN_SENDS || most * 100 < total * LOAD_IMBALANCE_PERCENT)
                 return 0;
         return status_add_finding(
-            rep, SEV_WARNING, F_TRANSPORT_IMBALANCE, row->m->target,
-            "the NFS client that %s set up sent %llu of its %llu RPC requests (%llu%%) over "
-            "transport %zu of %zu: its other connections carry almost nothing (not connected, "
-            "offline, or a server that does not spread them); see XPRT-SENDS",
-            row->m->target, (unsigned long long)most, (unsigned long long)total,
-            (unsigned long long)(most * 100 / total), busiest, e->nxprts);
+                rep, SEV_WARNING, F_TRANSPORT_IMBALANCE, row->m->target,
+                "the NFS client that %s set up sent %llu of its %llu RPC requests (%llu%%) over "
+                "transport %zu of %zu: its other connections carry almost nothing (not connected, "
+                "offline, or a server that does not spread them); see XPRT-SENDS",
+                row->m->target, (unsigned long long)most, (unsigned long long)total,
+                (unsigned long long)(most * 100 / total), busiest, e->nxprts);
 }
 
 static int analyse_one(struct status_report *rep, struct status_mount *row,
@@ -404,9 +411,9 @@ static int analyse_one(struct status_report *rep, struct status_mount *row,
         struct config_now now;
         int r;
 
-        row->record = !rec                                 ? RECORD_NONE :
-                      status_record_current(rec, row->m) ? RECORD_CURRENT :
-                                                           RECORD_STALE;
+        row->record = !rec                                 ? RECORD_NONE
+                      : status_record_current(rec, row->m) ? RECORD_CURRENT
+                                                           : RECORD_STALE;
         if (row->record != RECORD_CURRENT)
                 rec = NULL;
         requested(row, f);
@@ -424,8 +431,7 @@ static int analyse_one(struct status_report *rep, struct status_mount *row,
         size_t before = row->first_finding = rep->nfindings;
         bool first = row->set_by == row->m; /* the client's findings once, on its first mount */
         if ((r = finding_tls(rep, row)) < 0 || (r = finding_nconnect(rep, row)) < 0 ||
-            (r = finding_krb5(rep, row)) < 0 ||
-            (r = finding_read_ahead(rep, row, page_kb)) < 0 ||
+            (r = finding_krb5(rep, row)) < 0 || (r = finding_read_ahead(rep, row, page_kb)) < 0 ||
             (!conf->nunread && (r = finding_config(rep, row, rec, &now)) < 0) ||
             (first && (r = finding_transports_down(rep, row)) < 0) ||
             (first && (r = finding_imbalance(rep, row)) < 0))

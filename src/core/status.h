@@ -19,12 +19,12 @@
 
 /* What the front found for one mount (index as in clients.mounts). */
 struct status_facts {
-        const struct mount_record *record; /* the helper's record for its mount point; NULL */
-        const char *fstab_options;         /* its fstab entry's options; NULL: no entry */
+        const struct mount_record *record;    /* the helper's record for its mount point; NULL */
+        const char *fstab_options;            /* its fstab entry's options; NULL: no entry */
         const struct mountstats_entry *stats; /* its mountstats entry; NULL: not known */
-        int live, offline;                 /* its client's transports not offline, and
+        int live, offline;                    /* its client's transports not offline, and
                                             * offline, in the sunrpc sysfs; -1: not known */
-        long ra_now;                       /* read_ahead_kb of its bdi; -1: not known */
+        long ra_now;                          /* read_ahead_kb of its bdi; -1: not known */
 };
 
 enum req_source { REQ_NONE, REQ_RECORD, REQ_FSTAB };
@@ -34,23 +34,23 @@ enum record_state { RECORD_NONE, RECORD_CURRENT, RECORD_STALE };
 struct status_mount {
         const struct nfs_mount *m;
         const struct nfs_client *client;
-        const struct nfs_mount *set_by;    /* the first mount of its client in the table */
+        const struct nfs_mount *set_by; /* the first mount of its client in the table */
         enum record_state record;
-        unsigned req;                      /* nconnect asked; 0: not known or none */
+        unsigned req; /* nconnect asked; 0: not known or none */
         enum req_source req_from;
-        unsigned nconnect_config;          /* what the config gives it now; 0: nothing */
-        const char *tls_req;               /* xprtsec asked (record, else fstab); NULL: not
+        unsigned nconnect_config; /* what the config gives it now; 0: nothing */
+        const char *tls_req;      /* xprtsec asked (record, else fstab); NULL: not
                                             * known */
         enum req_source tls_from;
-        bool nconnect_unknown;             /* mountinfo's nconnect= cannot be read */
-        int xprts;                         /* well-formed xprt: lines; -1: not known */
-        int live;                          /* transports not offline; -1: not known */
-        int offline;                       /* transports offline; -1: not known */
+        bool nconnect_unknown;                /* mountinfo's nconnect= cannot be read */
+        int xprts;                            /* well-formed xprt: lines; -1: not known */
+        int live;                             /* transports not offline; -1: not known */
+        int offline;                          /* transports offline; -1: not known */
         const struct mountstats_entry *stats; /* per transport; NULL: not known */
-        long ra_now;                       /* -1: not known */
-        unsigned long ra_want;             /* what it should have; 0: nothing to say */
-        bool ra_shared;                    /* shares an earlier mount's superblock (bdi) */
-        size_t first_finding;              /* its findings: findings[first_finding..+nfindings] */
+        long ra_now;                          /* -1: not known */
+        unsigned long ra_want;                /* what it should have; 0: nothing to say */
+        bool ra_shared;                       /* shares an earlier mount's superblock (bdi) */
+        size_t first_finding; /* its findings: findings[first_finding..+nfindings] */
         size_t nfindings;
 };
 
@@ -79,13 +79,13 @@ struct status_mount {
 
 struct status_finding {
         enum severity sev;
-        const char *code;   /* one of F_* */
-        char *target;       /* the mount or fstab entry it is about; NULL: the host */
+        const char *code; /* one of F_* */
+        char *target;     /* the mount or fstab entry it is about; NULL: the host */
         char *text;
 };
 
 struct status_report {
-        struct status_mount *mounts;       /* one per clients.mounts, in table order */
+        struct status_mount *mounts; /* one per clients.mounts, in table order */
         size_t nmounts;
         struct status_finding *findings;
         size_t nfindings;
@@ -93,8 +93,17 @@ struct status_report {
 
 /* The inputs status reads; each one that cannot be read or parsed is a problem. */
 enum status_input {
-        IN_MOUNTINFO, IN_MOUNTSTATS, IN_NFSFS, IN_SUNRPC, IN_BDI, IN_RECORDS, IN_FSTAB,
-        IN_CONFIG, IN_UDEV_RULES, IN_NFSMOUNT_CONF, IN__MAX
+        IN_MOUNTINFO,
+        IN_MOUNTSTATS,
+        IN_NFSFS,
+        IN_SUNRPC,
+        IN_BDI,
+        IN_RECORDS,
+        IN_FSTAB,
+        IN_CONFIG,
+        IN_UDEV_RULES,
+        IN_NFSMOUNT_CONF,
+        IN__MAX
 };
 /* Their names: the Prometheus label `input`, the words of the messages. */
 extern const char *const status_input_names[IN__MAX];
@@ -102,7 +111,7 @@ extern const char *const status_input_names[IN__MAX];
 /* What could not be read or parsed: the answer leaves it out (exit status 2). */
 struct status_problem {
         enum status_input input;
-        char *text;          /* what, where, why, and what was not checked */
+        char *text; /* what, where, why, and what was not checked */
 };
 struct status_inputs {
         struct status_problem *v;

@@ -21,7 +21,7 @@ static void label(struct strbuf *out, const char *name, const char *value, bool 
 static void header_typed(struct strbuf *out, const char *name, const char *type, const char *help)
 {
         strbuf_printf(out, "# HELP " PROM_PREFIX "%s %s\n# TYPE " PROM_PREFIX "%s %s\n", name, help,
-                name, type);
+                      name, type);
 }
 
 static void header(struct strbuf *out, const char *name, const char *help)
@@ -148,9 +148,9 @@ static void per_transport(struct strbuf *out, const struct status_report *rep, c
                         client_labels(out, &k, true);
                         label(out, "transport", idx, false);
                         strbuf_printf(out, "} %llu\n",
-                                (unsigned long long)(fig == XF_SENDS ? t->sends :
-                                                     fig == XF_RECVS ? t->recvs :
-                                                                       t->backlog));
+                                      (unsigned long long)(fig == XF_SENDS   ? t->sends
+                                                           : fig == XF_RECVS ? t->recvs
+                                                                             : t->backlog));
                 }
         }
 }
@@ -175,8 +175,9 @@ static void clients(struct strbuf *out, const struct status_report *rep)
 
 static void findings(struct strbuf *out, const struct status_report *rep)
 {
-        header(out, "findings", "Findings of nfs-tuned status, by code and mount point or fstab "
-                                "entry (an empty mountpoint: the host).");
+        header(out, "findings",
+               "Findings of nfs-tuned status, by code and mount point or fstab "
+               "entry (an empty mountpoint: the host).");
         for (size_t i = 0; i < rep->nfindings; i++) {
                 const struct status_finding *f = &rep->findings[i];
                 size_t count = 0, j;
@@ -203,8 +204,9 @@ static void hidden_clients(struct strbuf *out, const struct clients *c)
 
         for (size_t k = 0; k < c->n; k++)
                 n += c->v[k].hidden;
-        header(out, "hidden_clients", "NFS clients of this network namespace that no mount of "
-                                      "this mount namespace shows.");
+        header(out, "hidden_clients",
+               "NFS clients of this network namespace that no mount of "
+               "this mount namespace shows.");
         strbuf_printf(out, PROM_PREFIX "hidden_clients %zu\n", n);
         header(out, "hidden_client_transports",
                "Connections of an NFS client that no mount of this mount namespace shows "
@@ -226,12 +228,14 @@ static void build_info(struct strbuf *out, const struct status_inputs *in, const
         strbuf_puts(out, PROM_PREFIX "build_info{");
         label(out, "version", version, true);
         strbuf_puts(out, "} 1\n");
-        header(out, "status_success", "1 when nfs-tuned status read every input and decided; 0 "
-                                      "when something could not be read (exit status 2): see "
-                                      "input_success.");
+        header(out, "status_success",
+               "1 when nfs-tuned status read every input and decided; 0 "
+               "when something could not be read (exit status 2): see "
+               "input_success.");
         strbuf_printf(out, PROM_PREFIX "status_success %d\n", decided && !in->n);
-        header(out, "input_success", "1 when nfs-tuned status could read and parse this input "
-                                     "whole; 0: what depends on it is missing from this file.");
+        header(out, "input_success",
+               "1 when nfs-tuned status could read and parse this input "
+               "whole; 0: what depends on it is missing from this file.");
         for (int i = 0; i < IN__MAX; i++) {
                 strbuf_puts(out, PROM_PREFIX "input_success{");
                 label(out, "input", status_input_names[i], true);
@@ -246,9 +250,8 @@ int status_prometheus_failed(struct strbuf *out, const struct status_inputs *in,
         return out->oom ? -ENOMEM : 0;
 }
 
-int status_prometheus(struct strbuf *out, const struct status_report *rep,
-                      const struct clients *c, const struct status_inputs *in,
-                      const char *version)
+int status_prometheus(struct strbuf *out, const struct status_report *rep, const struct clients *c,
+                      const struct status_inputs *in, const char *version)
 {
         bool *hidden = calloc(rep->nmounts + 1, sizeof(*hidden));
 
@@ -257,9 +260,10 @@ int status_prometheus(struct strbuf *out, const struct status_report *rep,
                 return -ENOMEM;
         }
         build_info(out, in, version, true);
-        header(out, "mount_info", "An NFS mount point (the top mount): its export, its NFS "
-                                  "client's key, the mount that set that client up, what it "
-                                  "asked for and its read-ahead (value 1).");
+        header(out, "mount_info",
+               "An NFS mount point (the top mount): its export, its NFS "
+               "client's key, the mount that set that client up, what it "
+               "asked for and its read-ahead (value 1).");
         for (size_t i = 0; i < rep->nmounts; i++)
                 if (!hidden[i])
                         mount_info(out, &rep->mounts[i]);

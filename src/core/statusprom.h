@@ -16,9 +16,8 @@
  * code and mount point, a success gauge per input.  Appended to `out` (the front writes it):
  * 0 or -ENOMEM.
  */
-int status_prometheus(struct strbuf *out, const struct status_report *rep,
-                      const struct clients *c, const struct status_inputs *in,
-                      const char *version);
+int status_prometheus(struct strbuf *out, const struct status_report *rep, const struct clients *c,
+                      const struct status_inputs *in, const char *version);
 /* When status could not decide (the mount table unreadable): `status_success 0` and the inputs
  * only, so an alert fires instead of the last good file being served on. */
 int status_prometheus_failed(struct strbuf *out, const struct status_inputs *in,

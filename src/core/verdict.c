@@ -104,35 +104,34 @@ int verdict_nconnect_finding(const struct verdict *v, const struct clients *c, s
         const char *todo = nconnect_actions[v->nconnect].todo;
 
         if (v->sharing == SHARE_HIDDEN) {
-                char count[128] =
-                    "its nconnect, set by the first mount, cannot be read and decides "
-                    "this one";
+                char count[128] = "its nconnect, set by the first mount, cannot be read and decides "
+                                  "this one";
                 if (v->effective)
                         snprintf(count, sizeof(count),
                                  "it has %u connection%s (its transports in /sys/kernel/sunrpc), "
                                  "set by the first mount, and they decide this one",
                                  v->effective, v->effective == 1 ? "" : "s");
                 return findings_add(
-                    out, sev,
-                    "%snconnect=%u cannot take effect: this mount shares the NFS client for %s, "
-                    "which exists in this network namespace (/proc/fs/nfsfs) but no mount of "
-                    "this mount namespace shows it (a container or a service with its own mount "
-                    "namespace)%s; %s; %s",
-                    lead, v->requested, desc,
-                    v->client->key.vers.major == 4
-                        ? " (its NFSv4 minor version is not shown either, so it may be "
-                          "another minor version's client)"
-                        : "",
-                    count, todo);
+                        out, sev,
+                        "%snconnect=%u cannot take effect: this mount shares the NFS client for %s, "
+                        "which exists in this network namespace (/proc/fs/nfsfs) but no mount of "
+                        "this mount namespace shows it (a container or a service with its own mount "
+                        "namespace)%s; %s; %s",
+                        lead, v->requested, desc,
+                        v->client->key.vers.major == 4
+                                ? " (its NFSv4 minor version is not shown either, so it may be "
+                                  "another minor version's client)"
+                                : "",
+                        count, todo);
         }
         return findings_add(
-            out, sev,
-            "%snconnect=%u cannot take effect: this mount shares the NFS client for "
-            "%s with %s, which has %u connection%s (nconnect=%u); the kernel keeps "
-            "one connection set per server address, port, protocol and version, and "
-            "the first mount decides it; %s",
-            lead, v->requested, desc, mounts, v->effective, v->effective == 1 ? "" : "s",
-            v->effective, todo);
+                out, sev,
+                "%snconnect=%u cannot take effect: this mount shares the NFS client for "
+                "%s with %s, which has %u connection%s (nconnect=%u); the kernel keeps "
+                "one connection set per server address, port, protocol and version, and "
+                "the first mount decides it; %s",
+                lead, v->requested, desc, mounts, v->effective, v->effective == 1 ? "" : "s",
+                v->effective, todo);
 }
 
 int verdict_names_finding(const struct verdict *v, const struct clients *c, const char *host,
@@ -175,13 +174,13 @@ int verdict_krb5_finding(const struct verdict *v, const struct clients *c,
         } else
                 from = "requested by this mount's nconnect";
         return findings_add(
-            out, refuse ? SEV_ERROR : SEV_WARNING,
-            "%ssec=%s on an NFS client with %s (%s%s): every connection of a client "
-            "shares one GSS context and sequence window, so requests fall outside "
-            "the window and are retransmitted after a context renegotiation; use "
-            "nconnect=1 for a client that carries krb5 mounts%s",
-            refuse ? "refusing to mount: " : "", req->sec, count, from, mounts ? mounts : "",
-            refuse ? "" : ", or set krb5_policy = refuse to prevent it");
+                out, refuse ? SEV_ERROR : SEV_WARNING,
+                "%ssec=%s on an NFS client with %s (%s%s): every connection of a client "
+                "shares one GSS context and sequence window, so requests fall outside "
+                "the window and are retransmitted after a context renegotiation; use "
+                "nconnect=1 for a client that carries krb5 mounts%s",
+                refuse ? "refusing to mount: " : "", req->sec, count, from, mounts ? mounts : "",
+                refuse ? "" : ", or set krb5_policy = refuse to prevent it");
 }
 
 /* What a mount that asked for `want` lacks on a client of `has`. */
@@ -209,20 +208,21 @@ int verdict_tls_finding(const struct verdict *v, const struct clients *c,
         if (!desc || !mounts)
                 return -ENOMEM;
         if (cl->hidden)
-                snprintf(hasw, sizeof(hasw), "a TLS policy /proc/fs/nfsfs does not show (taken "
-                                             "as none)");
+                snprintf(hasw, sizeof(hasw),
+                         "a TLS policy /proc/fs/nfsfs does not show (taken "
+                         "as none)");
         else if (has == TLS_NONE)
                 snprintf(hasw, sizeof(hasw), "no TLS");
         else
                 snprintf(hasw, sizeof(hasw), "xprtsec=%s", cl->key.xprtsec);
         return findings_add(
-            out, refuse ? SEV_ERROR : SEV_WARNING,
-            "%sxprtsec=%s %s on the NFS client for %s, set up by %s, which has %s; lacking: %s; NFSv4 "
-            "trunking folds a new client into an existing one of the same server, whatever its "
-            "TLS policy (doc: mount.nfs-tuned(8), TLS); unmount the mounts of that client "
-            "first, or mount with vers=3 or through another server address%s",
-            refuse ? "refusing to mount: " : "", req->xprtsec,
-            v->sharing == SHARE_MAYBE ? "may land (the version is negotiated)" : "would land",
-            desc, mounts, hasw, verdict_tls_lacking(v->tls_want, has),
-            refuse ? "" : "; tls_policy = refuse prevents it");
+                out, refuse ? SEV_ERROR : SEV_WARNING,
+                "%sxprtsec=%s %s on the NFS client for %s, set up by %s, which has %s; lacking: %s; NFSv4 "
+                "trunking folds a new client into an existing one of the same server, whatever its "
+                "TLS policy (doc: mount.nfs-tuned(8), TLS); unmount the mounts of that client "
+                "first, or mount with vers=3 or through another server address%s",
+                refuse ? "refusing to mount: " : "", req->xprtsec,
+                v->sharing == SHARE_MAYBE ? "may land (the version is negotiated)" : "would land",
+                desc, mounts, hasw, verdict_tls_lacking(v->tls_want, has),
+                refuse ? "" : "; tls_policy = refuse prevents it");
 }

@@ -14,7 +14,7 @@ struct verify_result {
         /* it asked for more TLS than its mountinfo shows (the client it landed on has less) */
         bool tls_lacking;
         enum tls_level tls_want, tls_has;
-        bool unmount;                    /* tls_policy = refuse: the helper unmounts it */
+        bool unmount; /* tls_policy = refuse: the helper unmounts it */
 };
 
 /* The connections the plan expects the new mount to have; 0: cannot be known. */

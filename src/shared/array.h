@@ -38,7 +38,7 @@ static inline void strv_free(char **v, size_t n)
 
 /* Appends a formatted string to an array of n strings grown by array_grow(). */
 __attribute__((format(printf, 3, 0))) static inline int strv_appendv(char ***v, size_t *n,
-                                                                    const char *fmt, va_list ap)
+                                                                     const char *fmt, va_list ap)
 {
         char *s;
 

@@ -21,11 +21,13 @@ static inline uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
  * at most half full, so lookups and inserts are O(1) on average and a table of n entries is
  * built in O(n).  The caller compares the candidates a hash yields.
  */
+struct hindex_slot {
+        uint64_t hash;
+        size_t id1; /* id + 1; 0: empty */
+};
+
 struct hindex {
-        struct hindex_slot {
-                uint64_t hash;
-                size_t id1; /* id + 1; 0: empty */
-        } *v;
+        struct hindex_slot *v;
         size_t cap, n;
 };
 

@@ -22,11 +22,11 @@ static inline void freep(void *p)
 }
 
 /* Hand ownership out of a _cleanup_ variable. */
-#define steal_pointer(pp)                          \
-        ({                                         \
-                __typeof__(*(pp)) _tmp_ = *(pp);   \
-                *(pp) = NULL;                      \
-                _tmp_;                             \
+#define steal_pointer(pp)                        \
+        ({                                       \
+                __typeof__(*(pp)) _tmp_ = *(pp); \
+                *(pp) = NULL;                    \
+                _tmp_;                           \
         })
 
 static inline void closedirp(DIR **d)

@@ -34,17 +34,17 @@
  * hundred helpers at once, most of which never wait (DESIGN.md "Parallel mounts").
  */
 #define LIBUDEV_SONAME "libudev.so.1"
-#define UDEV_FUNCTIONS(X)                                                                        \
-        X(udev_new)                                                                              \
-        X(udev_unref)                                                                            \
-        X(udev_monitor_new_from_netlink)                                                         \
-        X(udev_monitor_filter_add_match_subsystem_devtype)                                       \
-        X(udev_monitor_enable_receiving)                                                         \
-        X(udev_monitor_get_fd)                                                                   \
-        X(udev_monitor_receive_device)                                                           \
-        X(udev_monitor_unref)                                                                    \
-        X(udev_device_get_action)                                                                \
-        X(udev_device_get_sysname)                                                               \
+#define UDEV_FUNCTIONS(X)                                  \
+        X(udev_new)                                        \
+        X(udev_unref)                                      \
+        X(udev_monitor_new_from_netlink)                   \
+        X(udev_monitor_filter_add_match_subsystem_devtype) \
+        X(udev_monitor_enable_receiving)                   \
+        X(udev_monitor_get_fd)                             \
+        X(udev_monitor_receive_device)                     \
+        X(udev_monitor_unref)                              \
+        X(udev_device_get_action)                          \
+        X(udev_device_get_sysname)                         \
         X(udev_device_unref)
 
 struct libudev {
@@ -60,8 +60,8 @@ static int libudev_load(struct libudev *l)
         l->handle = dlopen(LIBUDEV_SONAME, RTLD_NOW | RTLD_LOCAL);
         if (!l->handle)
                 return -ENOENT;
-#define UDEV_SYM(f)                                                                              \
-        if (!(l->f = (typeof(&f))dlsym(l->handle, #f)))                                          \
+#define UDEV_SYM(f)                                     \
+        if (!(l->f = (typeof(&f))dlsym(l->handle, #f))) \
                 return -ENOENT;
         UDEV_FUNCTIONS(UDEV_SYM)
 #undef UDEV_SYM
@@ -104,7 +104,8 @@ struct bdi_watch *bdi_watch_start(const struct paths *p)
         w->udev = l->udev_new();
         /* "udev": events after udevd ran the rules, not the kernel's raw ones */
         w->mon = w->udev ? l->udev_monitor_new_from_netlink(w->udev, "udev") : NULL;
-        if (!w->mon || l->udev_monitor_filter_add_match_subsystem_devtype(w->mon, "bdi", NULL) < 0 ||
+        if (!w->mon ||
+            l->udev_monitor_filter_add_match_subsystem_devtype(w->mon, "bdi", NULL) < 0 ||
             l->udev_monitor_enable_receiving(w->mon) < 0) {
                 bdi_watch_free(w);
                 return NULL;
@@ -307,7 +308,8 @@ static bool mounted_elsewhere(const struct paths *p, dev_t dev, unsigned *looks)
         struct dirent *de;
 
         while (d && n <= BDI_NAMESPACES_MAX && (de = readdir(d))) {
-                ino_t ns = de->d_name[0] >= '1' && de->d_name[0] <= '9' ? mount_ns(p, de->d_name) : 0;
+                ino_t ns = de->d_name[0] >= '1' && de->d_name[0] <= '9' ? mount_ns(p, de->d_name)
+                                                                        : 0;
                 bool known = !ns;
                 for (size_t i = 0; i < n && !known; i++)
                         known = seen[i] == ns;
@@ -337,8 +339,8 @@ int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_own
          * superblocks costs one read of a file of NFS volumes each) */
         bool have_volumes = read_nfsfs(p, "volumes", &volumes) == 0;
         bool listed = have_volumes && nfsfs_volume_find(volumes, dev, &o.volume_addr) == 0;
-        int r = have_volumes && !listed ? -EMEDIUMTYPE : wait_mount_line(p, dev, start, false,
-                                                                         &o.looks, &o.mount);
+        int r = have_volumes && !listed ? -EMEDIUMTYPE
+                                        : wait_mount_line(p, dev, start, false, &o.looks, &o.mount);
 
         if (r == -ENOMEM)
                 return r;

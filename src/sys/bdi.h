@@ -46,12 +46,12 @@ int bdi_get_read_ahead(const struct paths *p, dev_t dev, unsigned long *ret);
 /* Whose bdi udev reports: found in the mount table, or in this network namespace's nfsfs. */
 struct bdi_owner {
         enum { BDI_NOT_NFS, BDI_NFS_MOUNT, BDI_NFS_VOLUME } kind;
-        struct nfs_mount mount;        /* BDI_NFS_MOUNT: its mountinfo line (owned) */
-        struct nfs_addr volume_addr;   /* BDI_NFS_VOLUME: the server of the volume line */
-        long lookup_ms;                /* the first look at the mount table */
-        long waited_ms;                /* then the wait for a late line; 0: none */
-        unsigned looks;                /* how often a mount table was read */
-        bool elsewhere;                /* another mount namespace's table lists it: no wait */
+        struct nfs_mount mount;      /* BDI_NFS_MOUNT: its mountinfo line (owned) */
+        struct nfs_addr volume_addr; /* BDI_NFS_VOLUME: the server of the volume line */
+        long lookup_ms;              /* the first look at the mount table */
+        long waited_ms;              /* then the wait for a late line; 0: none */
+        unsigned looks;              /* how often a mount table was read */
+        bool elsewhere;              /* another mount namespace's table lists it: no wait */
 };
 
 /*

@@ -49,8 +49,7 @@ static int check_step(struct walk *w, const struct stat *st, bool last)
                 return 0;
         if (st->st_uid != 0)
                 return refuse(w, CHASE_NOT_ROOTS, st);
-        if (S_ISDIR(st->st_mode) && (st->st_mode & (S_IWGRP | S_IWOTH)) &&
-            !(st->st_mode & S_ISVTX))
+        if (S_ISDIR(st->st_mode) && (st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
                 return refuse(w, CHASE_WRITABLE, st);
         return 0;
 }
@@ -241,22 +240,28 @@ void chase_describe(const struct chase_refusal *r, char *buf, size_t size)
 {
         switch (r->why) {
         case CHASE_FOREIGN:
-                snprintf(buf, size, "%s leads from a directory of uid %u to one of uid %u: "
-                         "the first could make it lead anywhere", r->where,
-                         (unsigned)r->from_owner, (unsigned)r->owner);
+                snprintf(buf, size,
+                         "%s leads from a directory of uid %u to one of uid %u: "
+                         "the first could make it lead anywhere",
+                         r->where, (unsigned)r->from_owner, (unsigned)r->owner);
                 break;
         case CHASE_FOREIGN_LINK:
-                snprintf(buf, size, "%s is a symbolic link of uid %u in a directory of uid %u: "
-                         "only root's or the directory owner's links are followed", r->where,
-                         (unsigned)r->owner, (unsigned)r->from_owner);
+                snprintf(buf, size,
+                         "%s is a symbolic link of uid %u in a directory of uid %u: "
+                         "only root's or the directory owner's links are followed",
+                         r->where, (unsigned)r->owner, (unsigned)r->from_owner);
                 break;
         case CHASE_NOT_ROOTS:
-                snprintf(buf, size, "%s is owned by uid %u, not root: every directory and link "
-                         "on the way must be root's", r->where, (unsigned)r->owner);
+                snprintf(buf, size,
+                         "%s is owned by uid %u, not root: every directory and link "
+                         "on the way must be root's",
+                         r->where, (unsigned)r->owner);
                 break;
         case CHASE_WRITABLE:
-                snprintf(buf, size, "%s is writable by group or others (mode %04o), so others "
-                         "could replace what it holds", r->where, (unsigned)r->mode);
+                snprintf(buf, size,
+                         "%s is writable by group or others (mode %04o), so others "
+                         "could replace what it holds",
+                         r->where, (unsigned)r->mode);
                 break;
         }
 }

@@ -35,7 +35,8 @@ int claim_read(int dir, const char *key, struct claim *ret)
         _cleanup_free_ char *text = NULL;
 
         claim_file(name, key);
-        _cleanup_(closep) int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        _cleanup_(closep) int fd = openat(dir, name,
+                                          O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0)
                 return errno == ENOENT || errno == ELOOP ? 0 : -errno;
         /* the claimant holds its file locked for as long as it lives: no pid to trust */

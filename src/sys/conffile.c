@@ -27,7 +27,8 @@ static int parse_for_caller(struct config *c, const char *path, const char *text
                 return r;
         size_t hidden = c->nerrors - keep + c->nerrors_more - keep_more;
         config_drop_errors(c, keep, keep_more);
-        return hidden ? config_add_error(c, "%s: %zu problem%s in a file you cannot read; not "
+        return hidden ? config_add_error(c,
+                                         "%s: %zu problem%s in a file you cannot read; not "
                                          "shown (root sees them with --check-config)",
                                          path, hidden, hidden == 1 ? "" : "s")
                       : 0;
@@ -48,10 +49,12 @@ static int open_config_path(int dirfd, const char *name, const char *path, bool 
         if (fd != -EPERM || !why.where[0])
                 return fd;
         chase_describe(&why, desc, sizeof(desc));
-        return config_add_error(c, "%s: not used: %s; root reads its configuration only "
-                                "along directories and links of root's", path, desc) < 0
-                   ? -ENOMEM
-                   : -EPERM;
+        return config_add_error(c,
+                                "%s: not used: %s; root reads its configuration only "
+                                "along directories and links of root's",
+                                path, desc) < 0
+                       ? -ENOMEM
+                       : -EPERM;
 }
 
 static int load_one(int dirfd, const char *name, const char *path, bool check_owner,
@@ -59,8 +62,8 @@ static int load_one(int dirfd, const char *name, const char *path, bool check_ow
 {
         _cleanup_free_ char *text = NULL;
         /* O_NONBLOCK: a FIFO put in place of the file must not hang every mount */
-        _cleanup_(closep) int fd =
-            open_config_path(dirfd, name, path, check_owner, O_RDONLY | O_NOCTTY | O_NONBLOCK, c);
+        _cleanup_(closep) int fd = open_config_path(dirfd, name, path, check_owner,
+                                                    O_RDONLY | O_NOCTTY | O_NONBLOCK, c);
         size_t len = 0;
         int r = fd < 0 ? fd : read_fd(fd, CONFIG_FILE_MAX, check_owner, &text, &len);
 
@@ -69,8 +72,10 @@ static int load_one(int dirfd, const char *name, const char *path, bool check_ow
         if (r == -ENOMEM)
                 return r;
         if (r == -EPERM)
-                return config_add_error(c, "%s: not used: not owned by root or writable by group "
-                                        "or others; fix with chown root:root and chmod 644", path);
+                return config_add_error(c,
+                                        "%s: not used: not owned by root or writable by group "
+                                        "or others; fix with chown root:root and chmod 644",
+                                        path);
         if (r == -EINVAL)
                 return config_add_error(c, "%s: not used: not a regular file", path);
         if (r == -EFBIG)
@@ -125,7 +130,7 @@ static int list_dropins(DIR *d, char ***ret, size_t *ret_n)
 /* A drop-in directory's names, sorted, capped; none when it is missing or not trusted. */
 struct dropins {
         const char *dir;
-        int fd;                 /* the directory, its files opened from it; -1: none */
+        int fd; /* the directory, its files opened from it; -1: none */
         char **names;
         size_t n;
 };
@@ -154,8 +159,10 @@ static int read_dropins(const char *dir, bool check_owner, struct config *c, str
             (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
                 closedir(d);
                 /* whoever may write the directory may add a file to it */
-                return config_add_error(c, "%s: not used: not owned by root or writable by group "
-                                        "or others; fix with chown root:root and chmod 755", dir);
+                return config_add_error(c,
+                                        "%s: not used: not owned by root or writable by group "
+                                        "or others; fix with chown root:root and chmod 755",
+                                        dir);
         }
         r = list_dropins(d, &ret->names, &ret->n);
         if (r == 0 && ret->n && (ret->fd = fcntl(dirfd(d), F_DUPFD_CLOEXEC, 3)) < 0)
@@ -164,8 +171,10 @@ static int read_dropins(const char *dir, bool check_owner, struct config *c, str
         if (r < 0)
                 return r;
         if (ret->n > CONFIG_DROPINS_MAX) {
-                r = config_add_error(c, "%s: more than %d files; only the first %d (sorted) are "
-                                     "used", dir, CONFIG_DROPINS_MAX, CONFIG_DROPINS_MAX);
+                r = config_add_error(c,
+                                     "%s: more than %d files; only the first %d (sorted) are "
+                                     "used",
+                                     dir, CONFIG_DROPINS_MAX, CONFIG_DROPINS_MAX);
                 while (ret->n > CONFIG_DROPINS_MAX)
                         free(ret->names[--ret->n]);
         }

@@ -104,8 +104,7 @@ static int open_fstab(const struct paths *p, bool trusted)
 {
         if (!trusted)
                 return paths_open(p, p->fstab, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
-        return chase_at(AT_FDCWD, p->rootfd, p->fstab, CHASE_TRUSTED, O_RDONLY | O_NONBLOCK,
-                        NULL);
+        return chase_at(AT_FDCWD, p->rootfd, p->fstab, CHASE_TRUSTED, O_RDONLY | O_NONBLOCK, NULL);
 }
 
 /* fstab whole (a regular file, as libmount wants it) into `t`; what fails goes to `errs`. */
@@ -203,8 +202,8 @@ static struct udev_rule_file *find_name(struct udev_rule_file *v, size_t n, cons
         return NULL;
 }
 
-static int scan_rules_dir(const char *dir, const char *from, struct udev_rule_file **v,
-                          size_t *n, struct read_errors *errs)
+static int scan_rules_dir(const char *dir, const char *from, struct udev_rule_file **v, size_t *n,
+                          struct read_errors *errs)
 {
         DIR *d = opendir(dir);
         struct dirent *de;

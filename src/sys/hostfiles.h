@@ -13,8 +13,8 @@
  */
 struct read_error {
         char *path;
-        int error;      /* -errno; -EINVAL with a line: that line cannot be parsed */
-        unsigned line;  /* 1-based; 0: the whole file */
+        int error;     /* -errno; -EINVAL with a line: that line cannot be parsed */
+        unsigned line; /* 1-based; 0: the whole file */
 };
 struct read_errors {
         struct read_error *v;

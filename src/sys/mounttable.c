@@ -34,13 +34,13 @@ int read_nfsfs(const struct paths *p, const char *name, char **ret)
 /* One pass over mountinfo: libmount parses each entry and hands it here; none is kept. */
 struct scan {
         const struct scan_filter *filter;
-        struct clients *c;              /* the mounts kept, or NULL (find_mount) */
-        dev_t *sbs;                     /* every NFS superblock seen, or NULL */
+        struct clients *c; /* the mounts kept, or NULL (find_mount) */
+        dev_t *sbs;        /* every NFS superblock seen, or NULL */
         size_t nsbs;
-        const char *target;             /* find_mount: the target, the last entry wins */
+        const char *target; /* find_mount: the target, the last entry wins */
         struct nfs_mount *ret_target;
         int found;
-        unsigned line0;                 /* lines of mountinfo before the chunk parsed now */
+        unsigned line0; /* lines of mountinfo before the chunk parsed now */
 };
 
 static bool wanted_address(const struct scan_filter *f, const char *super_opts)
@@ -131,8 +131,9 @@ static int parse_error(struct libmnt_table *t, const char *file, int line)
         struct scan *s = mnt_table_get_userdata(t);
 
         (void)file;
-        if (s && s->c && clients_add_problem(s->c, s->line0 + (unsigned)line, -1, NULL,
-                                             "cannot be parsed; skipped") < 0)
+        if (s && s->c &&
+            clients_add_problem(s->c, s->line0 + (unsigned)line, -1, NULL,
+                                "cannot be parsed; skipped") < 0)
                 return -ENOMEM;
         return 1;
 }

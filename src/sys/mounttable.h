@@ -31,7 +31,7 @@ struct nfsfs_status {
 struct scan_filter {
         const struct nfs_addr *addrs; /* only mounts of these server addresses; NULL: all */
         size_t naddrs;
-        int exclude_id;               /* a mountinfo ID left out (the new mount), or -1 */
+        int exclude_id; /* a mountinfo ID left out (the new mount), or -1 */
 };
 
 /*

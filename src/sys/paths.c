@@ -17,7 +17,7 @@
 #include "shared/macro.h"
 #include "sys/creds.h"
 
-static const char *override(const char *name, const char *def)
+static const char *path_or_env(const char *name, const char *def)
 {
         /* secure_getenv() returns NULL under AT_SECURE; the uid check covers the rest */
         const char *v = creds_privileged_exec() ? NULL : secure_getenv(name);
@@ -27,20 +27,20 @@ static const char *override(const char *name, const char *def)
 void paths_init(struct paths *p)
 {
         *p = (struct paths){
-                .config = override("NFS_TUNED_CONFIG", CONFIG_PATH),
-                .vendor_config = override("NFS_TUNED_VENDOR_CONFIG", VENDOR_CONFIG_DIR),
-                .mountinfo = override("NFS_TUNED_MOUNTINFO", "/proc/self/mountinfo"),
-                .nfsfs = override("NFS_TUNED_NFSFS", "/proc/fs/nfsfs"),
-                .proc = override("NFS_TUNED_PROC", "/proc"),
-                .sysfs = override("NFS_TUNED_SYSFS", "/sys"),
-                .rundir = override("NFS_TUNED_RUNDIR", RUN_DIR),
-                .udev_control = override("NFS_TUNED_UDEV_CONTROL", "/run/udev/control"),
-                .udev_ns = override("NFS_TUNED_UDEV_NS", "/proc/1/ns"),
-                .mount_nfs = override("NFS_TUNED_MOUNT_NFS", MOUNT_NFS_PATH),
-                .fstab = override("NFS_TUNED_FSTAB", "/etc/fstab"),
-                .mountstats = override("NFS_TUNED_MOUNTSTATS", "/proc/self/mountstats"),
-                .nfsmount_conf = override("NFS_TUNED_NFSMOUNT_CONF", "/etc/nfsmount.conf"),
-                .udev_rules = override("NFS_TUNED_UDEV_RULES", UDEV_RULES_DIRS),
+                .config = path_or_env("NFS_TUNED_CONFIG", CONFIG_PATH),
+                .vendor_config = path_or_env("NFS_TUNED_VENDOR_CONFIG", VENDOR_CONFIG_DIR),
+                .mountinfo = path_or_env("NFS_TUNED_MOUNTINFO", "/proc/self/mountinfo"),
+                .nfsfs = path_or_env("NFS_TUNED_NFSFS", "/proc/fs/nfsfs"),
+                .proc = path_or_env("NFS_TUNED_PROC", "/proc"),
+                .sysfs = path_or_env("NFS_TUNED_SYSFS", "/sys"),
+                .rundir = path_or_env("NFS_TUNED_RUNDIR", RUN_DIR),
+                .udev_control = path_or_env("NFS_TUNED_UDEV_CONTROL", "/run/udev/control"),
+                .udev_ns = path_or_env("NFS_TUNED_UDEV_NS", "/proc/1/ns"),
+                .mount_nfs = path_or_env("NFS_TUNED_MOUNT_NFS", MOUNT_NFS_PATH),
+                .fstab = path_or_env("NFS_TUNED_FSTAB", "/etc/fstab"),
+                .mountstats = path_or_env("NFS_TUNED_MOUNTSTATS", "/proc/self/mountstats"),
+                .nfsmount_conf = path_or_env("NFS_TUNED_NFSMOUNT_CONF", "/etc/nfsmount.conf"),
+                .udev_rules = path_or_env("NFS_TUNED_UDEV_RULES", UDEV_RULES_DIRS),
                 .rootfd = -1,
         };
 }

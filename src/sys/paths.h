@@ -10,15 +10,15 @@ struct paths {
         const char *config;        /* drop-ins: <config>.d/<*.conf> */
         const char *vendor_config; /* the vendor's drop-ins, read first */
         const char *mountinfo;
-        const char *nfsfs;         /* directory with servers, volumes */
-        const char *proc;          /* the processes' mount tables (udev mode) */
+        const char *nfsfs; /* directory with servers, volumes */
+        const char *proc;  /* the processes' mount tables (udev mode) */
         const char *sysfs;
-        const char *rundir;        /* lock files; mount records in <rundir>/mounts */
-        const char *udev_control;  /* udev is running when it exists */
-        const char *udev_ns;       /* the namespaces udev runs in: PID 1's, <it>/net, <it>/mnt */
-        const char *udev_rules;    /* udev's rule directories, ':'-separated, first wins */
-        const char *mount_nfs;     /* the real mount.nfs (config mount_nfs overrides) */
-        const char *fstab;         /* a user's mount takes helper keys from here only */
+        const char *rundir;       /* lock files; mount records in <rundir>/mounts */
+        const char *udev_control; /* udev is running when it exists */
+        const char *udev_ns;      /* the namespaces udev runs in: PID 1's, <it>/net, <it>/mnt */
+        const char *udev_rules;   /* udev's rule directories, ':'-separated, first wins */
+        const char *mount_nfs;    /* the real mount.nfs (config mount_nfs overrides) */
+        const char *fstab;        /* a user's mount takes helper keys from here only */
         /* read by `nfs-tuned status` only */
         const char *mountstats;    /* the xprt: lines: connections live */
         const char *nfsmount_conf; /* mount.nfs's own config; drop-ins in <it>.d */

@@ -44,8 +44,8 @@ static bool open_first(struct program *p, const char *candidates, bool skip_self
                         /* close-on-exec: mount.nfs must not inherit it (see exec_program()) */
                         /* the admin's name for a program root runs: along directories and
                          * links no other user controls (sys/chase.c) */
-                        int fd = chase_at(AT_FDCWD, -1, p->buf,
-                                          geteuid() == 0 ? CHASE_TRUSTED : 0, O_PATH, NULL);
+                        int fd = chase_at(AT_FDCWD, -1, p->buf, geteuid() == 0 ? CHASE_TRUSTED : 0,
+                                          O_PATH, NULL);
                         int err = fd < 0 ? fd : check_fd(fd);
                         if (skip_self && err == -ELOOP)
                                 close(fd);

@@ -70,8 +70,8 @@ int record_read_at(int dir, const char *target, struct mount_record *ret)
 
         if ((r = mount_record_name(target, &name)) < 0)
                 return r;
-        _cleanup_(closep) int fd =
-            openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        _cleanup_(closep) int fd = openat(dir, name,
+                                          O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
         /* root writes the records: a file anyone else could have written is not used */

@@ -9,8 +9,10 @@
 
 int resolve_host(const char *host, int family, struct nfs_addr ret[static RESOLVE_MAX])
 {
-        struct addrinfo hints = { .ai_family = family, .ai_socktype = SOCK_STREAM,
-                                  .ai_protocol = IPPROTO_TCP }, *res, *ai;
+        struct addrinfo hints = { .ai_family = family,
+                                  .ai_socktype = SOCK_STREAM,
+                                  .ai_protocol = IPPROTO_TCP },
+                        *res, *ai;
         int n = 0, r;
 
         r = getaddrinfo(host, NULL, &hints, &res);

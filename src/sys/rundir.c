@@ -11,8 +11,7 @@
 bool rundir_trusted(const struct stat *st)
 {
         /* root's (the helper's, run by root or setuid) or the user's own (a reader, a test) */
-        return (st->st_uid == 0 || st->st_uid == geteuid()) &&
-               !(st->st_mode & (S_IWGRP | S_IWOTH));
+        return (st->st_uid == 0 || st->st_uid == geteuid()) && !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
 /* The fd when it is a directory of ours, else -EPERM (or -errno); the fd is closed then. */
@@ -38,8 +37,8 @@ int rundir_open(const struct paths *p, bool create)
         if (r < 0 && r != -EEXIST)
                 return r;
         /* not through a link or directory another user controls (sys/chase.c) */
-        return keep_if_trusted(
-            chase_at(AT_FDCWD, p->rootfd, p->rundir, CHASE_NOFOLLOW, O_RDONLY | O_DIRECTORY, NULL));
+        return keep_if_trusted(chase_at(AT_FDCWD, p->rootfd, p->rundir, CHASE_NOFOLLOW,
+                                        O_RDONLY | O_DIRECTORY, NULL));
 }
 
 int rundir_subdir(int dirfd, const char *name, bool create)

@@ -56,12 +56,12 @@ static int read_destination(const struct paths *p, const char *dir, struct rpc_s
                 if (strncmp(de->d_name, "xprt-", 5) != 0 || !t)
                         continue;
                 if (snprintf(path, sizeof(path), "%s/%s/xprt_info", dir, de->d_name) >=
-                        (int)sizeof(path) ||
+                            (int)sizeof(path) ||
                     read_attr(p, path, buf, sizeof(buf)) < 0 ||
                     attr_uint(buf, "dst_port", &port) < 0)
                         continue;
                 if (snprintf(path, sizeof(path), "%s/%s/dstaddr", dir, de->d_name) >=
-                        (int)sizeof(path) ||
+                            (int)sizeof(path) ||
                     read_attr(p, path, buf, sizeof(buf)) < 0)
                         continue;
                 buf[strcspn(buf, "\n")] = '\0';

@@ -35,8 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!text)
                 return 0;
         /* the code and the target are fixed strings and paths; the text is the input's */
-        struct status_finding f = { .sev = SEV_WARNING, .code = F_NCONNECT_INHERITED,
-                                    .target = text, .text = text };
+        struct status_finding f = {
+                .sev = SEV_WARNING, .code = F_NCONNECT_INHERITED, .target = text, .text = text
+        };
         if ((line = status_finding_line(&f))) {
                 fuzz_check_utf8(line, strlen(line), false);
                 free(line);

@@ -38,12 +38,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* the decisions for the first clients (every client against every other is the
          * harness's cost, not the helper's) */
         for (size_t i = 0; i < c.n && i < 64; i++) {
-                struct nfs_request req = { .vers = c.v[i].key.vers, .transport = "tcp",
-                                           .port = 2049, .xprtsec = "none", .nconnect = 8,
+                struct nfs_request req = { .vers = c.v[i].key.vers,
+                                           .transport = "tcp",
+                                           .port = 2049,
+                                           .xprtsec = "none",
+                                           .nconnect = 8,
                                            .sec = "krb5" };
                 /* every other client against a TLS request: the folding and its findings */
                 if (i % 2)
-                        snprintf(req.xprtsec, sizeof(req.xprtsec), "%s", i % 4 == 1 ? "tls" : "mtls");
+                        snprintf(req.xprtsec, sizeof(req.xprtsec), "%s",
+                                 i % 4 == 1 ? "tls" : "mtls");
                 struct client_match cm;
                 struct findings f = { 0 };
                 if (clients_classify(&c, &req, &c.v[i].key.addr, &cm) < 0)
@@ -57,8 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 (void)verdict_tls_finding(&v, &c, &req, &f);
                 if (c.nmounts) {
                         const struct nfs_mount *nm = &c.mounts[i % c.nmounts];
-                        struct verify_result vr =
-                            verify_mount(nm, &v, &c.v[i].key.addr, &c, POLICY_REFUSE);
+                        struct verify_result vr = verify_mount(nm, &v, &c.v[i].key.addr, &c,
+                                                               POLICY_REFUSE);
                         (void)verify_findings(&vr, "/mnt/x", nm, &c.v[i].key.addr, &c, &f);
                         struct read_ahead ra = { READ_AHEAD_RSIZE_MULT, 15 };
                         dev_t sbs[1] = { makedev(0, 50) };

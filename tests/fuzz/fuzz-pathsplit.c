@@ -18,8 +18,9 @@ static void walk(const char *path)
         int r;
 
         while ((r = path_next_component(path, &pos, &c, &len)) == 1) {
-                if (len == 0 || len > NAME_MAX || memchr(c, '/', len) || (len == 1 && c[0] == '.') ||
-                    pos <= last || c < path + last || c + len != path + pos)
+                if (len == 0 || len > NAME_MAX || memchr(c, '/', len) ||
+                    (len == 1 && c[0] == '.') || pos <= last || c < path + last ||
+                    c + len != path + pos)
                         abort();
                 last = pos;
         }

@@ -71,7 +71,8 @@ static void add_mount(struct clients *c, char *line, unsigned dev)
                 return;
         *src++ = '\0';
         *opts++ = '\0';
-        if (nfs_mount_from_entry(dev % 2 ? "nfs4" : "nfs", opts, line, src, makedev(0, dev), &m) == 0 &&
+        if (nfs_mount_from_entry(dev % 2 ? "nfs4" : "nfs", opts, line, src, makedev(0, dev), &m) ==
+                    0 &&
             clients_add_mount(c, &m) < 0)
                 nfs_mount_done(&m);
 }
@@ -90,7 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         if (!text)
                 return 0;
-        for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        for (char *save = NULL, *l = strtok_r(text, "\n", &save); l;
+             l = strtok_r(NULL, "\n", &save)) {
                 if (mountstats_feed(&ms, l) < 0)
                         break;
                 if (c.nmounts < MOUNTS_MAX)

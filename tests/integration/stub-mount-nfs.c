@@ -185,8 +185,8 @@ static int kernel_mount(int argc, char **argv, const char *clients, char *line, 
                  "%d 21 0:%d / %s rw,relatime - %s %s rw,vers=%s,rsize=1048576,wsize=1048576,"
                  "namlen=255,hard,%sproto=tcp,timeo=600,retrans=2,sec=sys,%slocal_lock=none,"
                  "addr=%s\n",
-                 id, id, argv[2], vers[0] == '4' ? "nfs4" : "nfs", argv[1], vers,
-                 nc > 1 ? ncb : "", secb, host);
+                 id, id, argv[2], vers[0] == '4' ? "nfs4" : "nfs", argv[1], vers, nc > 1 ? ncb : "",
+                 secb, host);
         return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "core/addr.h"
 #include "unit.h"
 
+/* clang-format off */
 static const struct {
         const char *in;
         int rc;
@@ -39,13 +40,15 @@ static const struct {
         /* 47 characters: longer than any address text */
         { "1111:2222:3333:4444:5555:6666:255.255.255.2555", -EINVAL, 0, NULL },
 };
+/* clang-format on */
 
 START_TEST(test_parse)
 {
         struct nfs_addr a = { .family = 12345 };
         char buf[NFS_ADDR_STRLEN];
         int r = nfs_addr_parse(parse_rows[_i].in, &a);
-        ck_assert_msg(r == parse_rows[_i].rc, "'%s': rc %d want %d", S(parse_rows[_i].in), r, parse_rows[_i].rc);
+        ck_assert_msg(r == parse_rows[_i].rc, "'%s': rc %d want %d", S(parse_rows[_i].in), r,
+                      parse_rows[_i].rc);
         if (r < 0) {
                 ck_assert_int_eq(a.family, 12345); /* untouched */
                 return;
@@ -55,6 +58,7 @@ START_TEST(test_parse)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *hex;
         int rc;
@@ -79,13 +83,15 @@ static const struct {
         { "10.99.0.1", -EINVAL, NULL },
         { NULL, -EINVAL, NULL },
 };
+/* clang-format on */
 
 START_TEST(test_parse_hex)
 {
         struct nfs_addr a = { .family = 777 };
         char buf[NFS_ADDR_STRLEN];
         int r = nfs_addr_parse_hex(hex_rows[_i].hex, &a);
-        ck_assert_msg(r == hex_rows[_i].rc, "'%s': rc %d want %d", S(hex_rows[_i].hex), r, hex_rows[_i].rc);
+        ck_assert_msg(r == hex_rows[_i].rc, "'%s': rc %d want %d", S(hex_rows[_i].hex), r,
+                      hex_rows[_i].rc);
         if (r < 0) {
                 ck_assert_int_eq(a.family, 777);
                 return;
@@ -94,6 +100,7 @@ START_TEST(test_parse_hex)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *a, *b; /* NULL: family 0 (none) */
         bool equal;
@@ -108,6 +115,7 @@ static const struct {
         { NULL, NULL, false }, /* "none" never equals */
         { NULL, "10.0.0.1", false },
 };
+/* clang-format on */
 
 START_TEST(test_equal)
 {
@@ -132,6 +140,7 @@ START_TEST(test_equal_ignores_tail)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *addr; /* NULL: family 0 */
         const char *cidr;
@@ -187,6 +196,7 @@ static const struct {
         { "10.0.0.1", "10.0.0.0/99999999999999999999999", -EINVAL },
         { "10.0.0.1", "1111:2222:3333:4444:5555:6666:7777:8888:9999/8", -EINVAL },
 };
+/* clang-format on */
 
 START_TEST(test_cidr)
 {

@@ -39,8 +39,8 @@ START_TEST(test_grow_capacity)
                 size_t n;
                 bool grows; /* allocates */
                 size_t cap;
-        } rows[] = { { 0, true, 4 },  { 1, false, 0 }, { 3, false, 0 }, { 4, true, 8 },
-                     { 5, false, 0 }, { 7, false, 0 }, { 8, true, 16 }, { 12, false, 0 },
+        } rows[] = { { 0, true, 4 },   { 1, false, 0 },     { 3, false, 0 }, { 4, true, 8 },
+                     { 5, false, 0 },  { 7, false, 0 },     { 8, true, 16 }, { 12, false, 0 },
                      { 16, true, 32 }, { 1024, true, 2048 } };
         for (size_t k = 0; k < ELEMS(rows); k++) {
                 uint64_t *v = rows[k].n ? malloc(rows[k].n * sizeof(*v)) : NULL;

@@ -15,18 +15,19 @@
 #include "shared/macro.h"
 #include "unit.h"
 
-#define CONF                                                                            \
-        "[global]\nread_ahead_kb = 1024\n"                                              \
-        "[server \"filer\"]\nread_ahead_kb = 2048\n"                                     \
-        "[server \"*.example.com\"]\nread_ahead_kb = 3072\n"                             \
-        "[server \"10.20.0.0/16\"]\nread_ahead_kb = 15x\n"                               \
-        "[server \"fd00::/64\"]\nread_ahead_kb = 5120\n"                                 \
-        "[mountpoint \"/data\"]\nread_ahead_kb = 4096\n"                                 \
+#define CONF                                                 \
+        "[global]\nread_ahead_kb = 1024\n"                   \
+        "[server \"filer\"]\nread_ahead_kb = 2048\n"         \
+        "[server \"*.example.com\"]\nread_ahead_kb = 3072\n" \
+        "[server \"10.20.0.0/16\"]\nread_ahead_kb = 15x\n"   \
+        "[server \"fd00::/64\"]\nread_ahead_kb = 5120\n"     \
+        "[mountpoint \"/data\"]\nread_ahead_kb = 4096\n"     \
         "[mountpoint \"/scratch/*\"]\nread_ahead_kb = keep\n"
 
-#define OPTS(rsize, nconnect, addr)                                                     \
+#define OPTS(rsize, nconnect, addr) \
         "rw,vers=3,rsize=" rsize ",wsize=1048576,hard" nconnect ",proto=tcp,sec=sys,addr=" addr
 
+/* clang-format off */
 static const struct {
         const char *name;
         const char *source, *target, *opts; /* NULL source: only nfsfs volumes lists it */
@@ -63,6 +64,7 @@ static const struct {
         { "volume only: global", NULL, NULL, NULL, "10.99.0.1", NULL, READ_AHEAD_WRITE, 1024,
           "global" },
 };
+/* clang-format on */
 
 static struct nfs_mount mount_of(size_t i)
 {
@@ -108,7 +110,8 @@ START_TEST(test_decide)
         struct nfs_mount m = mount_of(_i);
         struct mount_record rec = record_of(_i);
         struct nfs_addr va;
-        struct bdi_event ev = { .dev = makedev(0, 60), .mount = rows[_i].source ? &m : NULL,
+        struct bdi_event ev = { .dev = makedev(0, 60),
+                                .mount = rows[_i].source ? &m : NULL,
                                 .record = rows[_i].record ? &rec : NULL };
         struct bdi_decision d;
 
@@ -121,8 +124,8 @@ START_TEST(test_decide)
                       d.plan.step, rows[_i].step);
         ck_assert_msg(d.plan.step != READ_AHEAD_WRITE || d.plan.kb == rows[_i].kb,
                       "%s: %lu KiB, want %lu", rows[_i].name, d.plan.kb, rows[_i].kb);
-        ck_assert_msg(streq(from_of(&d), rows[_i].from), "%s: from '%s', want '%s'",
-                      rows[_i].name, from_of(&d), rows[_i].from);
+        ck_assert_msg(streq(from_of(&d), rows[_i].from), "%s: from '%s', want '%s'", rows[_i].name,
+                      from_of(&d), rows[_i].from);
         ck_assert(!d.nconnect_differs);
         mount_record_done(&rec);
         nfs_mount_done(&m);
@@ -157,7 +160,9 @@ START_TEST(test_paths_agree)
         struct config c = config_of(CONF);
         struct nfs_mount m = mount_of(_i);
         struct mount_record rec = record_of(_i);
-        struct bdi_event ev = { .dev = m.dev, .mount = &m, .record = rows[_i].record ? &rec : NULL };
+        struct bdi_event ev = { .dev = m.dev,
+                                .mount = &m,
+                                .record = rows[_i].record ? &rec : NULL };
         struct bdi_decision d;
 
         if (!rows[_i].source)
@@ -180,12 +185,16 @@ START_TEST(test_record_match_and_bg)
         struct config c = config_of(CONF);
         struct nfs_mount m;
         struct bdi_decision d;
-        struct mount_record rec = { .spec = strdup("filer:/e"), .target = strdup("/data"),
-                                    .server = strdup("10.99.0.1"), .nconnect = 8,
-                                    .read_ahead = { READ_AHEAD_KB, 8192 }, .bg = true };
+        struct mount_record rec = { .spec = strdup("filer:/e"),
+                                    .target = strdup("/data"),
+                                    .server = strdup("10.99.0.1"),
+                                    .nconnect = 8,
+                                    .read_ahead = { READ_AHEAD_KB, 8192 },
+                                    .bg = true };
 
         ck_assert_int_eq(nfs_mount_from_entry("nfs", OPTS("1048576", ",nconnect=4", "10.99.0.1"),
-                                              "/data", "filer:/e", makedev(0, 61), &m), 0);
+                                              "/data", "filer:/e", makedev(0, 61), &m),
+                         0);
         struct bdi_event ev = { .dev = m.dev, .mount = &m, .record = &rec };
         ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
         ck_assert(d.from_record && d.plan.kb == 8192 && d.nconnect_differs);
@@ -222,6 +231,7 @@ START_TEST(test_record_match_and_bg)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *target, *name;
 } name_rows[] = {
@@ -234,6 +244,7 @@ static const struct {
         { "/srv/näs", "srv-n\\xc3\\xa4s" },
         { "/a:b_c.d", "a:b_c.d" },
 };
+/* clang-format on */
 
 START_TEST(test_record_name)
 {
@@ -257,10 +268,14 @@ END_TEST
 
 START_TEST(test_record_roundtrip)
 {
-        struct mount_record in = { .spec = "filer:/export", .target = "/mnt/data",
-                                   .server = "10.99.0.1", .nconnect = 8,
-                                   .read_ahead = { READ_AHEAD_RSIZE_MULT, 15 }, .bg = true,
-                                   .nconnect_from = ORIGIN_NONE, .read_ahead_from = ORIGIN_NONE };
+        struct mount_record in = { .spec = "filer:/export",
+                                   .target = "/mnt/data",
+                                   .server = "10.99.0.1",
+                                   .nconnect = 8,
+                                   .read_ahead = { READ_AHEAD_RSIZE_MULT, 15 },
+                                   .bg = true,
+                                   .nconnect_from = ORIGIN_NONE,
+                                   .read_ahead_from = ORIGIN_NONE };
         struct mount_record out;
         char *text = NULL;
 
@@ -286,11 +301,15 @@ END_TEST
 /* What was asked and where it came from, and the superblock, read back as written. */
 START_TEST(test_record_roundtrip_asked)
 {
-        struct mount_record in = { .spec = "filer:/export", .target = "/mnt/data",
-                                   .server = "", .nconnect = 4,
+        struct mount_record in = { .spec = "filer:/export",
+                                   .target = "/mnt/data",
+                                   .server = "",
+                                   .nconnect = 4,
                                    .read_ahead = { READ_AHEAD_KB, 15360 },
-                                   .nconnect_requested = 8, .nconnect_from = ORIGIN_CONFIG,
-                                   .read_ahead_from = ORIGIN_CMDLINE, .dev = makedev(0, 53),
+                                   .nconnect_requested = 8,
+                                   .nconnect_from = ORIGIN_CONFIG,
+                                   .read_ahead_from = ORIGIN_CMDLINE,
+                                   .dev = makedev(0, 53),
                                    .xprtsec = "mtls" };
         struct mount_record out;
         char *text = NULL;
@@ -334,7 +353,7 @@ START_TEST(test_record_origin_names)
 }
 END_TEST
 
-#define OLD_RECORD                                                                      \
+#define OLD_RECORD                                                                        \
         "# nfs-tuned mount record 1\nspec=a:/b\ntarget=/m\nserver=10.0.0.1\nnconnect=4\n" \
         "read_ahead_kb=1024\nbg=yes\n"
 
@@ -369,18 +388,18 @@ START_TEST(test_record_parse_asked)
         ck_assert_str_eq(r.server, "10.0.0.1");
         ck_assert_uint_eq(r.nconnect, 4);
         ck_assert(r.read_ahead.kind == READ_AHEAD_KB && r.read_ahead.n == 1024 && r.bg);
-        ck_assert_msg(r.nconnect_requested == asked_rows[_i].requested, "row %d: requested %u",
-                      _i, r.nconnect_requested);
-        ck_assert_msg(r.nconnect_from == asked_rows[_i].nconnect_from, "row %d: nconnect_from",
-                      _i);
+        ck_assert_msg(r.nconnect_requested == asked_rows[_i].requested, "row %d: requested %u", _i,
+                      r.nconnect_requested);
+        ck_assert_msg(r.nconnect_from == asked_rows[_i].nconnect_from, "row %d: nconnect_from", _i);
         ck_assert_msg(r.read_ahead_from == asked_rows[_i].read_ahead_from,
                       "row %d: read_ahead_from", _i);
-        ck_assert_msg(r.dev == makedev(asked_rows[_i].maj, asked_rows[_i].min),
-                      "row %d: dev %u:%u", _i, major(r.dev), minor(r.dev));
+        ck_assert_msg(r.dev == makedev(asked_rows[_i].maj, asked_rows[_i].min), "row %d: dev %u:%u",
+                      _i, major(r.dev), minor(r.dev));
         mount_record_done(&r);
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *text;
         int rc;
@@ -392,6 +411,7 @@ static const struct {
         { "spec=a:/b\ntarget=/m\n", -EINVAL },
         { "", -EINVAL },
 };
+/* clang-format on */
 
 START_TEST(test_record_parse)
 {

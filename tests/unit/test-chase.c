@@ -31,7 +31,7 @@ static void tree(void)
         file("etc/conf.d/a.conf", 0);
         file("etc/shadow", 0);
         mk("var", 0755, 0);
-        mk("var/prom", 0755, NOBODY);      /* /var/lib/prometheus, user prometheus */
+        mk("var/prom", 0755, NOBODY); /* /var/lib/prometheus, user prometheus */
         mk("var/prom/node", 0755, NOBODY);
         file("var/prom/node/x.prom", NOBODY);
         mk("home", 0755, 0);
@@ -39,16 +39,16 @@ static void tree(void)
         file("home/user/evil.conf", NOBODY);
         mk("tmp", 01777, 0);
         mk("open", 0777, 0);
-        mk("other", 0755, NOBODY + 1);     /* another user again */
+        mk("other", 0755, NOBODY + 1); /* another user again */
 }
 
 struct row {
-        const char *path;     /* "@/x": base/x */
+        const char *path; /* "@/x": base/x */
         unsigned flags;
         int open_flags;
-        int want;             /* 0: an fd; else -errno */
-        enum chase_why why;   /* when -EPERM */
-        const char *where;    /* when -EPERM: the component, "@" for base */
+        int want;           /* 0: an fd; else -errno */
+        enum chase_why why; /* when -EPERM */
+        const char *where;  /* when -EPERM: the component, "@" for base */
 };
 
 static void check(const struct row *t)
@@ -56,19 +56,23 @@ static void check(const struct row *t)
         char path[2 * PATH_MAX], where[2 * PATH_MAX], desc[PATH_MAX + 256];
         struct chase_refusal why = { 0 };
 
-        snprintf(path, sizeof(path), "%s%s", t->path[0] == '@' ? base : "", t->path + (t->path[0] == '@'));
+        snprintf(path, sizeof(path), "%s%s", t->path[0] == '@' ? base : "",
+                 t->path + (t->path[0] == '@'));
         int fd = chase_at(AT_FDCWD, -1, path, t->flags, t->open_flags, &why);
         chase_describe(&why, desc, sizeof(desc));
         if (t->want == 0) {
-                ck_assert_msg(fd >= 0, "%s: %s (%s)", t->path, strerror(-fd), fd == -EPERM ? desc : "");
+                ck_assert_msg(fd >= 0, "%s: %s (%s)", t->path, strerror(-fd),
+                              fd == -EPERM ? desc : "");
                 close(fd);
                 return;
         }
-        ck_assert_msg(fd == t->want, "%s: got %d (%s), want %d", t->path, fd, fd >= 0 ? "an fd" : strerror(-fd), t->want);
+        ck_assert_msg(fd == t->want, "%s: got %d (%s), want %d", t->path, fd,
+                      fd >= 0 ? "an fd" : strerror(-fd), t->want);
         if (t->want != -EPERM)
                 return;
         snprintf(where, sizeof(where), "%s%s", base, t->where + 1);
-        ck_assert_msg(why.why == t->why, "%s: why %d, want %d (%s)", t->path, why.why, t->why, desc);
+        ck_assert_msg(why.why == t->why, "%s: why %d, want %d (%s)", t->path, why.why, t->why,
+                      desc);
         ck_assert_msg(streq(why.where, where), "%s: where %s, want %s", t->path, why.where, where);
 }
 
@@ -87,6 +91,7 @@ START_TEST(test_rows)
         link_("var/prom/node-link", "@/etc", NOBODY);
         link_("var/prom/node-rel", "node", NOBODY);
         link_("etc/loop", "loop", 0);
+        /* clang-format off */
         const struct row rows[] = {
                 /* root's all the way, root's links absolute and relative */
                 { .path = "@/etc/conf.d/a.conf", .flags = CHASE_TRUSTED, .open_flags = O_RDONLY, .want = 0 },
@@ -125,6 +130,7 @@ START_TEST(test_rows)
                 /* the file checked is the one opened: a directory where a file is wanted */
                 { .path = "@/etc", .flags = 0, .open_flags = O_RDONLY | O_DIRECTORY, .want = 0 },
         };
+        /* clang-format on */
         for (size_t i = 0; i < ELEMS(rows); i++)
                 check(&rows[i]);
 }

@@ -18,6 +18,7 @@
 #define CHECK SERIALISE_CHECK_CLAIM
 #define V4LINE "v4 0a000001  801    1 10.0.0.1\n"
 
+/* clang-format off */
 static const struct {
         const char *name;
         const char *mount;     /* an existing mount of 10.0.0.1 (its super options), or NULL */
@@ -134,6 +135,7 @@ static const struct {
           false, false, NEW, "net7-10.0.0.1-2049-tcp-v3", 1, SHARE_VISIBLE, ACTION_NONE, 0,
           "vers=3,nconnect=1", NULL, 0 },
 };
+/* clang-format on */
 
 static void make_clients(int i, struct clients *c)
 {
@@ -141,7 +143,8 @@ static void make_clients(int i, struct clients *c)
 
         if (rows[i].mount) {
                 ck_assert_int_eq(nfs_mount_from_entry("nfs", rows[i].mount, "/mnt/a", "srv:/a",
-                                                      makedev(0, 40), &nm), 0);
+                                                      makedev(0, 40), &nm),
+                                 0);
                 ck_assert_int_eq(clients_add_mount(c, &nm), 0);
         }
         ck_assert_int_eq(clients_group(c), 0);
@@ -153,8 +156,11 @@ static struct verdict decide(const struct clients *c, const struct nfs_request *
 {
         client_match_done(m);
         ck_assert_int_eq(clients_classify(c, req, a, m), 0);
-        struct policy_input in = { .req = req, .match = m, .nconnect_policy = pol,
-                                   .krb5_policy = pol == R ? R : W, .tls_policy = pol == R ? R : W,
+        struct policy_input in = { .req = req,
+                                   .match = m,
+                                   .nconnect_policy = pol,
+                                   .krb5_policy = pol == R ? R : W,
+                                   .tls_policy = pol == R ? R : W,
                                    .clients = c };
         return policy_decide(&in);
 }
@@ -176,15 +182,18 @@ START_TEST(test_claim)
         ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
         ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &a), 0);
         struct verdict v = decide(&c, &req, &a, rows[_i].pol, &m);
-        struct serialise_input in = { &v, &req, !rows[_i].unresolved, rows[_i].dry, !rows[_i].user };
+        struct serialise_input in = { &v, &req, !rows[_i].unresolved, rows[_i].dry,
+                                      !rows[_i].user };
         enum serialise s = serialise_decide(&in);
-        ck_assert_msg(s == rows[_i].ser, "row %d (%s): %s", _i, rows[_i].name, serialise_to_string(s));
+        ck_assert_msg(s == rows[_i].ser, "row %d (%s): %s", _i, rows[_i].name,
+                      serialise_to_string(s));
         if (serialise_takes_key(s)) {
                 struct client_key k = client_key_of_request(&req, &a);
                 ck_assert_int_eq(claim_key_name(7, &k, key, sizeof(key)), 0);
                 ck_assert_str_eq(key, rows[_i].key);
                 if (rows[_i].claim) {
-                        ck_assert_int_eq(clients_add_claimed(&c, &k, rows[_i].claim, "/mnt/c", "srv:/c"), 0);
+                        ck_assert_int_eq(
+                                clients_add_claimed(&c, &k, rows[_i].claim, "/mnt/c", "srv:/c"), 0);
                         v = decide(&c, &req, &a, rows[_i].pol, &m);
                 }
                 if (rows[_i].nclients)
@@ -209,7 +218,8 @@ START_TEST(test_claim)
         if (f.n) {
                 char *t = NULL;
                 sbuf_add(&t, "%s%s", severity_prefix(f.v[0].sev), f.v[0].text);
-                ck_assert_msg(strstr(t, rows[_i].msg), "row %d: %s\nlacks\n%s", _i, t, rows[_i].msg);
+                ck_assert_msg(strstr(t, rows[_i].msg), "row %d: %s\nlacks\n%s", _i, t,
+                              rows[_i].msg);
                 free(t);
         }
         findings_done(&f);
@@ -221,6 +231,7 @@ START_TEST(test_claim)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *text;
         int rc;
@@ -241,6 +252,7 @@ static const struct {
         { CLAIM_HEADER "\npid=42\nnconnect=4\ntarget=/m\nspec=s:/a\nextra\n", -EINVAL, 0, 0, NULL },
         { "", -EINVAL, 0, 0, NULL },
 };
+/* clang-format on */
 
 START_TEST(test_claim_parse)
 {
@@ -250,7 +262,8 @@ START_TEST(test_claim_parse)
         if (r == 0) {
                 ck_assert_int_eq(c.pid, parse_rows[_i].pid);
                 ck_assert_uint_eq(c.nconnect, parse_rows[_i].nconnect);
-                ck_assert_str_eq(c.xprtsec, parse_rows[_i].xprtsec ? parse_rows[_i].xprtsec : "none");
+                ck_assert_str_eq(c.xprtsec,
+                                 parse_rows[_i].xprtsec ? parse_rows[_i].xprtsec : "none");
                 char *t = NULL;
                 ck_assert_int_eq(claim_format(&c, &t), 0);
                 struct claim back = { 0 };
@@ -272,7 +285,8 @@ START_TEST(test_claim_beside_a_mount)
         struct nfs_mount nm;
 
         ck_assert_int_eq(nfs_mount_from_entry("nfs", "vers=3,nconnect=2,addr=10.0.0.1", "/mnt/a",
-                                              "srv:/a", makedev(0, 40), &nm), 0);
+                                              "srv:/a", makedev(0, 40), &nm),
+                         0);
         ck_assert_int_eq(clients_add_mount(&c, &nm), 0);
         ck_assert_int_eq(clients_group(&c), 0);
         struct client_key k = client_key_of(&c.mounts[0]);
@@ -287,7 +301,9 @@ END_TEST
 
 START_TEST(test_claim_format_newline)
 {
-        struct claim c = { .pid = 1, .nconnect = 1, .target = "/mnt/a\nnconnect=16", .spec = "s:/a" };
+        struct claim c = {
+                .pid = 1, .nconnect = 1, .target = "/mnt/a\nnconnect=16", .spec = "s:/a"
+        };
         char *t = NULL;
         ck_assert_int_eq(claim_format(&c, &t), -EINVAL);
 }

@@ -7,21 +7,22 @@
 #include "unit.h"
 
 /* Super options as the kernel prints them (nfs_show_mount_options), trimmed to what matters. */
-#define V3_OPTS                                                                                    \
-        "rw,relatime,vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,nconnect=4,"     \
+#define V3_OPTS                                                                                       \
+        "rw,relatime,vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,nconnect=4,"        \
         "timeo=600,retrans=2,sec=sys,mountaddr=10.99.0.1,mountvers=3,mountport=20048,mountproto=udp," \
         "local_lock=none,addr=10.99.0.1"
-#define V41_OPTS                                                                                   \
-        "rw,relatime,vers=4.1,rsize=524288,wsize=524288,namlen=255,hard,proto=tcp,timeo=600,"     \
+#define V41_OPTS                                                                              \
+        "rw,relatime,vers=4.1,rsize=524288,wsize=524288,namlen=255,hard,proto=tcp,timeo=600," \
         "retrans=2,sec=krb5p,clientaddr=10.99.0.2,local_lock=none,addr=10.99.0.1"
-#define V42_OPTS                                                                                   \
-        "rw,relatime,vers=4.2,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,nconnect=8,"   \
-        "max_connect=4,timeo=600,retrans=2,sec=sys,clientaddr=10.99.0.2,local_lock=none,"         \
+#define V42_OPTS                                                                                 \
+        "rw,relatime,vers=4.2,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,nconnect=8," \
+        "max_connect=4,timeo=600,retrans=2,sec=sys,clientaddr=10.99.0.2,local_lock=none,"        \
         "addr=10.99.0.1"
-#define V6_OPTS                                                                                    \
-        "rw,relatime,vers=4.2,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp6,nconnect=2,"  \
+#define V6_OPTS                                                                                   \
+        "rw,relatime,vers=4.2,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp6,nconnect=2," \
         "timeo=600,retrans=2,sec=sys,clientaddr=fd00::2,local_lock=none,addr=fd00::1"
 
+/* clang-format off */
 static const struct {
         const char *fstype, *opts, *target, *source;
         int rc;
@@ -85,13 +86,15 @@ static const struct {
         /* 30 */
         { "nfs", NULL, "/x", "s:/x", -ENOENT, NULL, 0, NULL, NULL, 0, 0, 0, 0 },
 };
+/* clang-format on */
 
 START_TEST(test_from_entry)
 {
         struct nfs_mount m = { .port = 4242 };
         char buf[NFS_ADDR_STRLEN];
-        int r = nfs_mount_from_entry(entry_rows[_i].fstype, entry_rows[_i].opts, entry_rows[_i].target,
-                                     entry_rows[_i].source, makedev(0, 50 + _i), &m);
+        int r = nfs_mount_from_entry(entry_rows[_i].fstype, entry_rows[_i].opts,
+                                     entry_rows[_i].target, entry_rows[_i].source,
+                                     makedev(0, 50 + _i), &m);
         ck_assert_msg(r == entry_rows[_i].rc, "row %d: rc %d, want %d", _i, r, entry_rows[_i].rc);
         if (r < 0) {
                 ck_assert_uint_eq(m.port, 4242);
@@ -125,8 +128,9 @@ static void build(struct clients *c, const struct entry *e, const char *servers,
 {
         for (size_t i = 0; i < MAXM && e[i].fstype; i++) {
                 struct nfs_mount m;
-                ck_assert_int_eq(nfs_mount_from_entry(e[i].fstype, e[i].opts, e[i].target, e[i].source,
-                                                      makedev(0, 40 + (unsigned)i), &m),
+                ck_assert_int_eq(nfs_mount_from_entry(e[i].fstype, e[i].opts, e[i].target,
+                                                      e[i].source, makedev(0, 40 + (unsigned)i),
+                                                      &m),
                                  0);
                 ck_assert_int_eq(clients_add_mount(c, &m), 0);
                 ck_assert_ptr_null(m.target); /* ownership taken */
@@ -145,8 +149,9 @@ static char *render_clients(const struct clients *c)
         for (size_t i = 0; i < c->n; i++) {
                 const struct nfs_client *cl = &c->v[i];
                 char a[NFS_ADDR_STRLEN];
-                sbuf_add(&s, "%s%s:%u v%d.%d %s", i ? ";" : "", nfs_addr_to_string(&cl->key.addr, a), cl->key.port,
-                         cl->key.vers.major, cl->key.vers.minor, cl->key.transport);
+                sbuf_add(&s, "%s%s:%u v%d.%d %s", i ? ";" : "",
+                         nfs_addr_to_string(&cl->key.addr, a), cl->key.port, cl->key.vers.major,
+                         cl->key.vers.minor, cl->key.transport);
                 if (strcmp(cl->key.xprtsec, "none") != 0)
                         sbuf_add(&s, "/%s", cl->key.xprtsec);
                 if (cl->hidden) {
@@ -163,9 +168,16 @@ static char *render_clients(const struct clients *c)
         return s;
 }
 
-#define NFS3(o, t) { "nfs", "vers=3,proto=tcp," o, t, "srv:" t }
-#define NFS4(o, t) { "nfs4", o, t, "srv:" t }
+#define NFS3(o, t)                                        \
+        {                                                 \
+                "nfs", "vers=3,proto=tcp," o, t, "srv:" t \
+        }
+#define NFS4(o, t)                     \
+        {                              \
+                "nfs4", o, t, "srv:" t \
+        }
 
+/* clang-format off */
 static const struct {
         struct entry e[MAXM];
         const char *servers;
@@ -239,6 +251,7 @@ static const struct {
         /* 15 */
         { { NFS3("addr=10.0.0.1", "/a") }, "", 0, "10.0.0.1:2049 v3.0 tcp nconnect=1 [/a]" },
 };
+/* clang-format on */
 
 START_TEST(test_group)
 {
@@ -247,7 +260,8 @@ START_TEST(test_group)
         build(&c, group_rows[_i].e, group_rows[_i].servers, &bad);
         ck_assert_int_eq(bad, group_rows[_i].bad);
         char *s = render_clients(&c);
-        ck_assert_msg(streq_ptr_(s, group_rows[_i].clients), "row %d:\n%s\nwant:\n%s", _i, s, group_rows[_i].clients);
+        ck_assert_msg(streq_ptr_(s, group_rows[_i].clients), "row %d:\n%s\nwant:\n%s", _i, s,
+                      group_rows[_i].clients);
         free(s);
         clients_done(&c);
         ck_assert_uint_eq(c.n, 0);
@@ -285,6 +299,7 @@ START_TEST(test_nfsfs_long_line)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *text;
         const char *devs;
@@ -299,6 +314,7 @@ static const struct {
         { NULL, "" },
         { "garbage\nv3 0a630001 801 x:y 1:0 no\nX3 0a630001 801 0:31 1:0 no\nv3 0a630001 801\n\n", "" },
 };
+/* clang-format on */
 
 START_TEST(test_volumes)
 {
@@ -316,6 +332,7 @@ START_TEST(test_volumes)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *a, *b; /* "addr port vers transport xprtsec" */
         bool equal;
@@ -329,12 +346,15 @@ static const struct {
         { "10.0.0.1 2049 4.2 tcp tls", "10.0.0.1 2049 4.2 tcp mtls", false },
         { "fd00::1 2049 4.2 tcp none", "fd00:0::1 2049 4.2 tcp none", true },
 };
+/* clang-format on */
 
 static struct client_key key_from(const char *s)
 {
         struct client_key k = { 0 };
         char a[64], t[8], x[8];
-        ck_assert_int_eq(sscanf(s, "%63s %u %d.%d %7s %7s", a, &k.port, &k.vers.major, &k.vers.minor, t, x), 6);
+        ck_assert_int_eq(
+                sscanf(s, "%63s %u %d.%d %7s %7s", a, &k.port, &k.vers.major, &k.vers.minor, t, x),
+                6);
         ck_assert_int_eq(nfs_addr_parse(a, &k.addr), 0);
         memcpy(k.transport, t, sizeof(t));
         memcpy(k.xprtsec, x, sizeof(x));
@@ -351,6 +371,7 @@ END_TEST
 
 /* ---- clients_classify ---- */
 
+/* clang-format off */
 static const struct {
         struct entry e[MAXM];
         const char *servers;
@@ -432,6 +453,7 @@ static const struct {
         /* 40: a negotiated version may land on a client of another TLS policy */
         { { NFS4("vers=4.2,addr=10.0.0.1", "/a") }, NULL, "xprtsec=tls", false, "10.0.0.1", NULL, "/a" },
 };
+/* clang-format on */
 
 static const char *first_target(const struct clients *c, const struct nfs_client *cl)
 {
@@ -457,13 +479,13 @@ START_TEST(test_match)
         ck_assert_int_eq(clients_classify(&c, &req, &a, &m), 0);
 
         const char *got = m.client ? first_target(&c, m.client) : NULL;
-        ck_assert_msg(streq_ptr_(got, match_rows[_i].client), "row %d: client %s, want %s", _i, S(got),
-                      S(match_rows[_i].client));
+        ck_assert_msg(streq_ptr_(got, match_rows[_i].client), "row %d: client %s, want %s", _i,
+                      S(got), S(match_rows[_i].client));
         char *maybe = strdup("");
         for (size_t i = 0; i < m.nmaybe; i++)
                 sbuf_add(&maybe, "%s%s", i ? " " : "", first_target(&c, m.maybe[i]));
-        ck_assert_msg(streq_ptr_(maybe, match_rows[_i].maybe), "row %d: maybe '%s', want '%s'", _i, maybe,
-                      match_rows[_i].maybe);
+        ck_assert_msg(streq_ptr_(maybe, match_rows[_i].maybe), "row %d: maybe '%s', want '%s'", _i,
+                      maybe, match_rows[_i].maybe);
         free(maybe);
         client_match_done(&m);
         optlist_done(&l);
@@ -474,6 +496,7 @@ END_TEST
 /* Each client of the table classified against one request: the rule the plan printer and the
  * policy both read.  Relations in table order, one letter each: S shares, M maybe, A other
  * address, N other netns, E other endpoint, V other version, F folded (another TLS policy). */
+/* clang-format off */
 static const struct {
         struct entry e[MAXM];
         const char *servers;
@@ -500,12 +523,14 @@ static const struct {
           "SM" },
         { { { NULL } }, "v4 0a000001 801 1 x\n", "vers=4.1", "S" },
 };
+/* clang-format on */
 
 START_TEST(test_classify)
 {
-        static const char letters[] = { [CLIENT_SHARES] = 'S', [CLIENT_FOLDED] = 'F', [CLIENT_MAYBE] = 'M',
-                                        [CLIENT_OTHER_ADDRESS] = 'A', [CLIENT_OTHER_NETNS] = 'N',
-                                        [CLIENT_OTHER_ENDPOINT] = 'E', [CLIENT_OTHER_VERSION] = 'V' };
+        static const char letters[] = { [CLIENT_SHARES] = 'S',       [CLIENT_FOLDED] = 'F',
+                                        [CLIENT_MAYBE] = 'M',        [CLIENT_OTHER_ADDRESS] = 'A',
+                                        [CLIENT_OTHER_NETNS] = 'N',  [CLIENT_OTHER_ENDPOINT] = 'E',
+                                        [CLIENT_OTHER_VERSION] = 'V' };
         struct clients c = { 0 };
         struct optlist l = { 0 };
         struct nfs_request req;
@@ -521,8 +546,8 @@ START_TEST(test_classify)
         ck_assert_uint_eq(m.n, c.n);
         for (size_t i = 0; i < m.n && i < MAXM + 1; i++)
                 got[i] = letters[m.rel[i]];
-        ck_assert_msg(strcmp(got, classify_rows[_i].rel) == 0, "row %d: relations %s, want %s", _i, got,
-                      classify_rows[_i].rel);
+        ck_assert_msg(strcmp(got, classify_rows[_i].rel) == 0, "row %d: relations %s, want %s", _i,
+                      got, classify_rows[_i].rel);
         /* the shared client is the one marked S, the maybe list the ones marked M (none with S) */
         for (size_t i = 0; i < m.n; i++)
                 ck_assert_int_eq(m.client == &c.v[i],
@@ -535,6 +560,7 @@ START_TEST(test_classify)
 END_TEST
 
 /* Hidden clients' connections from the RPC transport switches (/sys/kernel/sunrpc). */
+/* clang-format off */
 static const struct {
         struct entry e[MAXM];
         const char *servers;
@@ -555,6 +581,7 @@ static const struct {
         /* two hidden clients that agree */
         { { { NULL } }, "v3 0a000001 801 1 x\nv4 0a000001 801 1 x\n", "10.0.0.1 2049 4;10.0.0.1 2049 4", 4 },
 };
+/* clang-format on */
 
 START_TEST(test_count_hidden)
 {
@@ -576,8 +603,9 @@ START_TEST(test_count_hidden)
         for (size_t i = 0; i < c.n; i++)
                 if (c.v[i].hidden) {
                         hidden++;
-                        ck_assert_msg(c.v[i].nconnect == hidden_rows[_i].want, "row %d: hidden nconnect %u, want %u",
-                                      _i, c.v[i].nconnect, hidden_rows[_i].want);
+                        ck_assert_msg(c.v[i].nconnect == hidden_rows[_i].want,
+                                      "row %d: hidden nconnect %u, want %u", _i, c.v[i].nconnect,
+                                      hidden_rows[_i].want);
                 }
         ck_assert_uint_gt(hidden, 0);
         free(list);
@@ -592,21 +620,25 @@ START_TEST(test_match_maybe_cap)
         for (int i = 0; i < 12; i++) {
                 struct nfs_mount m;
                 char target[16];
-                const char *opts = i % 3 == 0 ? "vers=3,addr=10.0.0.1"
-                                 : i % 3 == 1 ? "vers=4.1,addr=10.0.0.1"
-                                              : "vers=4.2,addr=10.0.0.1";
+                const char *opts = i % 3 == 0   ? "vers=3,addr=10.0.0.1"
+                                   : i % 3 == 1 ? "vers=4.1,addr=10.0.0.1"
+                                                : "vers=4.2,addr=10.0.0.1";
                 snprintf(target, sizeof(target), "/m%d", i);
-                ck_assert_int_eq(nfs_mount_from_entry("nfs", opts, target, "s:/x", makedev(0, (unsigned)i), &m), 0);
+                ck_assert_int_eq(nfs_mount_from_entry("nfs", opts, target, "s:/x",
+                                                      makedev(0, (unsigned)i), &m),
+                                 0);
                 ck_assert_int_eq(clients_add_mount(&c, &m), 0);
         }
         ck_assert_int_eq(clients_group(&c), 0);
         ck_assert_uint_eq(c.n, 3);
         /* eight more (hidden) clients of the same endpoint */
-        ck_assert_int_eq(clients_add_nfsfs_servers(&c, "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
-                                                       "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
-                                                       "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
-                                                       "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
-                                                       "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n", NULL, 0),
+        ck_assert_int_eq(clients_add_nfsfs_servers(&c,
+                                                   "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
+                                                   "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
+                                                   "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
+                                                   "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n"
+                                                   "v4 0a000001 801 1 x\nv4 0a000001 801 1 x\n",
+                                                   NULL, 0),
                          0);
         ck_assert_uint_eq(c.n, 3 + 8);
         struct optlist l = { 0 };
@@ -633,7 +665,8 @@ END_TEST
  */
 START_TEST(test_regression_rdma_second_mount)
 {
-        static const struct entry e[MAXM] = { NFS4("vers=4.1,proto=rdma,port=20049,nconnect=4,addr=10.0.0.1", "/a") };
+        static const struct entry e[MAXM] = { NFS4(
+                "vers=4.1,proto=rdma,port=20049,nconnect=4,addr=10.0.0.1", "/a") };
         struct clients c = { 0 };
         struct optlist l = { 0 };
         struct nfs_request req;
@@ -644,8 +677,10 @@ START_TEST(test_regression_rdma_second_mount)
         ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
         ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &a), 0);
         ck_assert_int_eq(clients_classify(&c, &req, &a, &m), 0);
-        ck_assert_msg(m.client != NULL, "second RDMA mount (request port %u) not matched with the "
-                                        "client on port 20049", req.port);
+        ck_assert_msg(m.client != NULL,
+                      "second RDMA mount (request port %u) not matched with the "
+                      "client on port 20049",
+                      req.port);
         client_match_done(&m);
         optlist_done(&l);
         clients_done(&c);

@@ -7,18 +7,21 @@
 #define MAXARGS 16
 
 static const char *const mode_names[] = {
-        [RUN_MOUNT] = "mount", [RUN_UMOUNT] = "umount", [RUN_HELP] = "help",
-        [RUN_VERSION] = "version", [RUN_CHECK_CONFIG] = "check-config",
+        [RUN_MOUNT] = "mount",
+        [RUN_UMOUNT] = "umount",
+        [RUN_HELP] = "help",
+        [RUN_VERSION] = "version",
+        [RUN_CHECK_CONFIG] = "check-config",
 };
 
 /* "mode prog v4 spec dir flags vN opts=[..] type=.. ns=.." */
 static char *render(const struct cmdline *c)
 {
         char *s = NULL;
-        sbuf_add(&s, "%s %s%s %s %s ", mode_names[c->mode], c->progname, c->v4_by_name ? " v4" : "", S(c->spec),
-                 S(c->dir));
-        sbuf_add(&s, "-%s%s%s%s%s", c->sloppy ? "s" : "", c->fake ? "f" : "", c->nomtab ? "n" : "", c->ro ? "r" : "",
-                 c->rw ? "w" : "");
+        sbuf_add(&s, "%s %s%s %s %s ", mode_names[c->mode], c->progname, c->v4_by_name ? " v4" : "",
+                 S(c->spec), S(c->dir));
+        sbuf_add(&s, "-%s%s%s%s%s", c->sloppy ? "s" : "", c->fake ? "f" : "", c->nomtab ? "n" : "",
+                 c->ro ? "r" : "", c->rw ? "w" : "");
         sbuf_add(&s, " v%d", c->verbose);
         if (c->opts)
                 sbuf_add(&s, " opts=[%s]", c->opts);
@@ -29,6 +32,7 @@ static char *render(const struct cmdline *c)
         return s;
 }
 
+/* clang-format off */
 static const struct {
         const char *argv[MAXARGS]; /* NULL-terminated */
         int rc;
@@ -117,6 +121,7 @@ static const struct {
         { { "mount.nfs-tuned", "srv:/x", "/mnt", "-N", "" }, -EINVAL, "option -N needs a PID or a namespace file" },
         { { "mount.nfs-tuned", "-h", "-x" }, -EINVAL, "unknown option '-x'" },
 };
+/* clang-format on */
 
 START_TEST(test_parse)
 {

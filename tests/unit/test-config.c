@@ -38,6 +38,7 @@ static char *render_errors(const struct config *c)
         return s;
 }
 
+/* clang-format off */
 static const struct {
         const char *text;
         const char *sections;
@@ -165,16 +166,17 @@ static const struct {
         /* a text ends at its first NUL (the file loader rejects files holding one) */
         { "hard\0soft\n", "global@t.conf:1: hard@1", "" },
 };
+/* clang-format on */
 
 START_TEST(test_parse)
 {
         struct config c = { 0 };
         ck_assert_int_eq(config_parse(&c, "t.conf", parse_rows[_i].text), 0);
         char *secs = render_config(&c), *errs = render_errors(&c);
-        ck_assert_msg(streq_ptr_(secs, parse_rows[_i].sections), "row %d sections:\n%s\nwant:\n%s", _i, secs,
-                      parse_rows[_i].sections);
-        ck_assert_msg(streq_ptr_(errs, parse_rows[_i].errors), "row %d errors:\n%s\nwant:\n%s", _i, errs,
-                      parse_rows[_i].errors);
+        ck_assert_msg(streq_ptr_(secs, parse_rows[_i].sections), "row %d sections:\n%s\nwant:\n%s",
+                      _i, secs, parse_rows[_i].sections);
+        ck_assert_msg(streq_ptr_(errs, parse_rows[_i].errors), "row %d errors:\n%s\nwant:\n%s", _i,
+                      errs, parse_rows[_i].errors);
         free(secs);
         free(errs);
         config_done(&c);
@@ -188,11 +190,7 @@ static const struct {
         size_t len;
         bool ok;
 } long_rows[] = {
-        { 4094, true },
-        { 4095, true },
-        { 4096, false },
-        { 4097, false },
-        { 100000, false },
+        { 4094, true }, { 4095, true }, { 4096, false }, { 4097, false }, { 100000, false },
 };
 
 START_TEST(test_long_line)
@@ -267,11 +265,13 @@ START_TEST(test_two_files)
 {
         struct config c = { 0 };
         ck_assert_int_eq(config_parse(&c, "/etc/nfs-tuned.conf", "[global]\nnconnect=2\n"), 0);
-        ck_assert_int_eq(config_parse(&c, "/etc/nfs-tuned.conf.d/10-x.conf", "nconnect=4\nbad key\n"), 0);
+        ck_assert_int_eq(
+                config_parse(&c, "/etc/nfs-tuned.conf.d/10-x.conf", "nconnect=4\nbad key\n"), 0);
         char *s = render_config(&c), *e = render_errors(&c);
         ck_assert_str_eq(s, "global@/etc/nfs-tuned.conf:1: nconnect=2@2\n"
                             "global@/etc/nfs-tuned.conf.d/10-x.conf:1: nconnect=4@1");
-        ck_assert_str_eq(e, "/etc/nfs-tuned.conf.d/10-x.conf:2: 'bad key' is not an option name, skipped");
+        ck_assert_str_eq(
+                e, "/etc/nfs-tuned.conf.d/10-x.conf:2: 'bad key' is not an option name, skipped");
         free(s);
         free(e);
         config_done(&c);
@@ -292,9 +292,11 @@ static const struct {
         const char *name;
         bool helper;
 } helper_rows[] = {
-        { "read_ahead_kb", true }, { "nconnect_policy", true }, { "krb5_policy", true },
-        { "mount_nfs", true },     { "nconnect", false },       { "READ_AHEAD_KB", false },
-        { "read_ahead", false },   { "", false },               { "mount_nfs4", false },
+        { "read_ahead_kb", true }, { "nconnect_policy", true },
+        { "krb5_policy", true },   { "mount_nfs", true },
+        { "nconnect", false },     { "READ_AHEAD_KB", false },
+        { "read_ahead", false },   { "", false },
+        { "mount_nfs4", false },
 };
 
 START_TEST(test_is_helper_key)
@@ -306,6 +308,7 @@ END_TEST
 /* ---- section matching ---- */
 
 #define MAXA 3
+/* clang-format off */
 static const struct {
         const char *header;
         const char *host;
@@ -354,6 +357,7 @@ static const struct {
         /* 35 */ { "[server \"anf\"]", "other", { NULL }, "/m", false },
         { "[server \"anf\"]", "other", { "10.0.0.1" }, "/m", false },
 };
+/* clang-format on */
 
 START_TEST(test_section_matches)
 {
@@ -361,12 +365,14 @@ START_TEST(test_section_matches)
         struct nfs_addr addrs[MAXA];
         size_t n = 0;
         ck_assert_int_eq(config_parse(&c, "t.conf", match_rows[_i].header), 0);
-        ck_assert_msg(c.n == 1 && c.nerrors == 0, "row %d: header '%s' did not parse", _i, match_rows[_i].header);
+        ck_assert_msg(c.n == 1 && c.nerrors == 0, "row %d: header '%s' did not parse", _i,
+                      match_rows[_i].header);
         for (; n < MAXA && match_rows[_i].addrs[n]; n++)
                 ck_assert_int_eq(nfs_addr_parse(match_rows[_i].addrs[n], &addrs[n]), 0);
         struct match_input in = { match_rows[_i].host, addrs, n, match_rows[_i].dir };
-        ck_assert_msg(section_matches(&c.v[0], &in) == match_rows[_i].match, "row %d: %s host %s dir %s", _i,
-                      match_rows[_i].header, S(match_rows[_i].host), S(match_rows[_i].dir));
+        ck_assert_msg(section_matches(&c.v[0], &in) == match_rows[_i].match,
+                      "row %d: %s host %s dir %s", _i, match_rows[_i].header,
+                      S(match_rows[_i].host), S(match_rows[_i].dir));
         config_done(&c);
 }
 END_TEST
@@ -417,23 +423,24 @@ static char *render_applied(const struct merged *m)
 {
         char *s = strdup("");
         for (size_t i = 0; i < m->napplied; i++)
-                sbuf_add(&s, "%s%s@%s:%u", i ? "," : "", section_kind_to_string(m->applied[i]->kind),
-                         m->applied[i]->file, m->applied[i]->line);
+                sbuf_add(&s, "%s%s@%s:%u", i ? "," : "",
+                         section_kind_to_string(m->applied[i]->kind), m->applied[i]->file,
+                         m->applied[i]->line);
         return s;
 }
 
 /* The configuration every precedence row uses (line numbers matter). */
-static const char levels_conf[] =
-        "[global]\n"                     /* 1 */
-        "nconnect = 2\n"                 /* 2 */
-        "hard\n"                         /* 3 */
-        "[server \"anf.example.com\"]\n" /* 4 */
-        "nconnect = 4\n"                 /* 5 */
-        "[mountpoint \"/mnt/data\"]\n"   /* 6 */
-        "nconnect = 8\n";                /* 7 */
+static const char levels_conf[] = "[global]\n"                     /* 1 */
+                                  "nconnect = 2\n"                 /* 2 */
+                                  "hard\n"                         /* 3 */
+                                  "[server \"anf.example.com\"]\n" /* 4 */
+                                  "nconnect = 4\n"                 /* 5 */
+                                  "[mountpoint \"/mnt/data\"]\n"   /* 6 */
+                                  "nconnect = 8\n";                /* 7 */
 
 #define PROFILES "[profile p]\nnconnect = 8\nhard\n[global]\n[profile q]\nsoft\n"
 
+/* clang-format off */
 static const struct {
         const char *conf;  /* NULL: levels_conf */
         const char *conf2; /* a second file, or NULL */
@@ -550,6 +557,7 @@ static const struct {
         { PROFILES "[global]\nprofile = p\n", "[profile p]\nnconnect = 16\n", "", "s", NULL, "/m", false,
           "profile=p@t.conf:8,hard@t.conf:3,nconnect=16@u.conf:2", NULL, NULL },
 };
+/* clang-format on */
 
 START_TEST(test_merge)
 {
@@ -559,7 +567,9 @@ START_TEST(test_merge)
         struct nfs_addr a;
         size_t naddrs = 0;
 
-        ck_assert_int_eq(config_parse(&c, "t.conf", merge_rows[_i].conf ? merge_rows[_i].conf : levels_conf), 0);
+        ck_assert_int_eq(
+                config_parse(&c, "t.conf", merge_rows[_i].conf ? merge_rows[_i].conf : levels_conf),
+                0);
         if (merge_rows[_i].conf2)
                 ck_assert_int_eq(config_parse(&c, "u.conf", merge_rows[_i].conf2), 0);
         ck_assert_uint_eq(c.nerrors, 0);
@@ -572,19 +582,19 @@ START_TEST(test_merge)
         ck_assert_int_eq(config_merge(&c, &cmd, &in, merge_rows[_i].v4_only, &m), 0);
 
         char *got = render_merged(&m);
-        ck_assert_msg(streq_ptr_(got, merge_rows[_i].merged), "row %d merged:\n%s\nwant:\n%s", _i, got,
-                      merge_rows[_i].merged);
+        ck_assert_msg(streq_ptr_(got, merge_rows[_i].merged), "row %d merged:\n%s\nwant:\n%s", _i,
+                      got, merge_rows[_i].merged);
         free(got);
         if (merge_rows[_i].notes) {
                 got = render_notes(&m);
-                ck_assert_msg(streq_ptr_(got, merge_rows[_i].notes), "row %d notes:\n%s\nwant:\n%s", _i, got,
-                              merge_rows[_i].notes);
+                ck_assert_msg(streq_ptr_(got, merge_rows[_i].notes), "row %d notes:\n%s\nwant:\n%s",
+                              _i, got, merge_rows[_i].notes);
                 free(got);
         }
         if (merge_rows[_i].applied) {
                 got = render_applied(&m);
-                ck_assert_msg(streq_ptr_(got, merge_rows[_i].applied), "row %d applied: %s, want %s", _i, got,
-                              merge_rows[_i].applied);
+                ck_assert_msg(streq_ptr_(got, merge_rows[_i].applied),
+                              "row %d applied: %s, want %s", _i, got, merge_rows[_i].applied);
                 free(got);
         }
         merged_done(&m);
@@ -594,6 +604,7 @@ START_TEST(test_merge)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *cmd, *name;
         const char *value; /* "-": not found */
@@ -606,6 +617,7 @@ static const struct {
         { "", "soft", "-", false },
         { "", "", "-", false },
 };
+/* clang-format on */
 
 START_TEST(test_merged_find)
 {
@@ -653,8 +665,8 @@ START_TEST(test_regression_value_unbalanced_quote)
         for (size_t i = 0; i < c.n; i++)
                 nopts += c.v[i].opts.n;
         char *secs = render_config(&c);
-        ck_assert_msg(c.nerrors == 1 && nopts == 0,
-                      "'%s' accepted with %zu error(s): %s", bad_quote_rows[_i], c.nerrors, secs);
+        ck_assert_msg(c.nerrors == 1 && nopts == 0, "'%s' accepted with %zu error(s): %s",
+                      bad_quote_rows[_i], c.nerrors, secs);
         free(secs);
         config_done(&c);
 }
@@ -684,7 +696,8 @@ START_TEST(test_regression_long_names_compete)
         ck_assert_int_eq(optlist_add(&cmd, b, NULL), 0);
         struct match_input in = { "s", NULL, 0, "/m" };
         ck_assert_int_eq(config_merge(&c, &cmd, &in, false, &m), 0);
-        ck_assert_msg(m.n == 2, "config option '%s' dropped because of '%s' (%zu merged)", a, b, m.n);
+        ck_assert_msg(m.n == 2, "config option '%s' dropped because of '%s' (%zu merged)", a, b,
+                      m.n);
         merged_done(&m);
         optlist_done(&cmd);
         config_done(&c);
@@ -702,8 +715,8 @@ END_TEST
  * one-option list and reject it when that fails.
  */
 static const char *const unchecked_rows[] = {
-        "minorversion = 7\n", "minorversion\n", "proto = sctp\n", "proto\n",      "port = 70000\n",
-        "port = -1\n",        "port\n",         "xprtsec = ssl\n", "xprtsec\n",    "sec\n",
+        "minorversion = 7\n", "minorversion\n", "proto = sctp\n",  "proto\n",   "port = 70000\n",
+        "port = -1\n",        "port\n",         "xprtsec = ssl\n", "xprtsec\n", "sec\n",
 };
 
 START_TEST(test_regression_request_values_unchecked)
@@ -713,7 +726,8 @@ START_TEST(test_regression_request_values_unchecked)
         size_t nopts = 0;
         for (size_t i = 0; i < c.n; i++)
                 nopts += c.v[i].opts.n;
-        ck_assert_msg(c.nerrors == 1 && nopts == 0, "config line '%.*s' accepted (%zu errors), every "
+        ck_assert_msg(c.nerrors == 1 && nopts == 0,
+                      "config line '%.*s' accepted (%zu errors), every "
                       "mount it applies to is then refused by nfs_request_parse",
                       (int)strcspn(unchecked_rows[_i], "\n"), unchecked_rows[_i], c.nerrors);
         if (c.nerrors == 1)
@@ -726,16 +740,20 @@ END_TEST
 START_TEST(test_undefined_profile)
 {
         struct config c = { 0 };
-        ck_assert_int_eq(config_parse(&c, "t.conf", "[server s]\nprofile = nope\n[global]\nprofile = p\n"), 0);
+        ck_assert_int_eq(
+                config_parse(&c, "t.conf", "[server s]\nprofile = nope\n[global]\nprofile = p\n"),
+                0);
         ck_assert_int_eq(config_parse(&c, "u.conf", "[profile p]\nhard\n"), 0);
         ck_assert_int_eq(config_check_profiles(&c), 0);
         ck_assert_uint_eq(c.nerrors, 1);
-        ck_assert_str_eq(c.errors[0], "t.conf:2: profile nope is not defined (no [profile \"nope\"] section in "
-                                      "any file read); it is not used");
+        ck_assert_str_eq(c.errors[0],
+                         "t.conf:2: profile nope is not defined (no [profile \"nope\"] section in "
+                         "any file read); it is not used");
         config_done(&c);
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *text, *def, *want;
 } global_value_rows[] = {
@@ -746,6 +764,7 @@ static const struct {
         { "[server \"s\"]\nmount_nfs = /s\n", "/d", "/d" },
         { "[global]\nhard\n", "/d", "/d" },
 };
+/* clang-format on */
 
 START_TEST(test_global_value)
 {
@@ -785,7 +804,8 @@ static Suite *config_suite(void)
         TCase *bugs = tcase_create("regressions");
         tcase_add_loop_test(bugs, test_regression_value_unbalanced_quote, 0, ELEMS(bad_quote_rows));
         tcase_add_test(bugs, test_regression_long_names_compete);
-        tcase_add_loop_test(bugs, test_regression_request_values_unchecked, 0, ELEMS(unchecked_rows));
+        tcase_add_loop_test(bugs, test_regression_request_values_unchecked, 0,
+                            ELEMS(unchecked_rows));
         suite_add_tcase(s, bugs);
         return s;
 }

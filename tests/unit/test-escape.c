@@ -7,6 +7,7 @@
 #include "core/status.h"
 #include "unit.h"
 
+/* clang-format off */
 static const struct {
         const char *in;
         int flags;
@@ -24,6 +25,7 @@ static const struct {
         { "\xe2\x82", ESCAPE_UTF8, "\\xe2\\x82" },               /* cut short */
         { "", ESCAPE_UTF8, "" },
 };
+/* clang-format on */
 
 START_TEST(test_escape)
 {
@@ -50,7 +52,9 @@ END_TEST
 /* A finding on one line: a mount point with a newline cannot forge a second one. */
 START_TEST(test_finding_line)
 {
-        struct status_finding f = { .sev = SEV_WARNING, .code = F_RA_LOST, .target = NULL,
+        struct status_finding f = { .sev = SEV_WARNING,
+                                    .code = F_RA_LOST,
+                                    .target = NULL,
                                     .text = (char *)"/mnt/a\nnfs-tuned: warning: forged \x1b[2J" };
         char *line = status_finding_line(&f);
 

@@ -41,6 +41,7 @@ struct entry_row {
         const char *addr; /* NULL: unresolved */
 };
 
+/* clang-format off */
 static const struct {
         const char *name;
         const char *conf;
@@ -137,6 +138,7 @@ static const struct {
             { "srv:/c", "/c", "nfs4", "vers=4.2,nconnect=2", "10.0.0.1" } },
           "fstab-nconnect-conflict /b;fstab-nconnect-conflict /c", NULL },
 };
+/* clang-format on */
 
 START_TEST(test_fstab)
 {
@@ -150,8 +152,8 @@ START_TEST(test_fstab)
         ck_assert_uint_eq(conf.nerrors, 0);
         for (; n < MAXE && fstab_rows[_i].e[n].spec; n++) {
                 const struct entry_row *e = &fstab_rows[_i].e[n];
-                v[n] = (struct fstab_nfs){ e->spec, e->target, e->fstype, e->options,
-                                           (unsigned)n + 1, NULL };
+                v[n] = (struct fstab_nfs){ e->spec,    e->target,       e->fstype,
+                                           e->options, (unsigned)n + 1, NULL };
                 if (e->addr) {
                         ck_assert_int_eq(nfs_addr_parse(e->addr, &addrs[n]), 0);
                         v[n].addr = &addrs[n];
@@ -190,6 +192,7 @@ struct rule_row {
         bool masked, writes_read_ahead;
 };
 
+/* clang-format off */
 static const struct {
         const char *name;
         struct rule_row f[MAXE];
@@ -260,6 +263,7 @@ static const struct {
           "", NULL, UDEV_RULE_INERT, LIB NFS_TUNED_UDEV_RULE },
         { "no rule at all", { { NULL } }, "", NULL, UDEV_RULE_ABSENT, NULL },
 };
+/* clang-format on */
 
 START_TEST(test_udev)
 {
@@ -280,8 +284,8 @@ START_TEST(test_udev)
         ck_assert_msg(streq(S(path), S(udev_rows[_i].state_path)), "row %d (%s): path %s", _i,
                       udev_rows[_i].name, S(path));
         char *got = render_findings(&rep);
-        ck_assert_msg(streq(got, udev_rows[_i].findings), "row %d (%s): findings\n%s\nwant\n%s",
-                      _i, udev_rows[_i].name, got, udev_rows[_i].findings);
+        ck_assert_msg(streq(got, udev_rows[_i].findings), "row %d (%s): findings\n%s\nwant\n%s", _i,
+                      udev_rows[_i].name, got, udev_rows[_i].findings);
         free(got);
         ck_assert_msg(!udev_rows[_i].text || some_text_has(&rep, udev_rows[_i].text),
                       "row %d (%s): no finding says '%s'", _i, udev_rows[_i].name,
@@ -290,6 +294,7 @@ START_TEST(test_udev)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *text;
         bool writes;
@@ -304,6 +309,7 @@ static const struct {
         { "", false },
         { NULL, false },
 };
+/* clang-format on */
 
 START_TEST(test_writes_read_ahead)
 {
@@ -314,6 +320,7 @@ END_TEST
 
 /* ---- nfsmount.conf ---- */
 
+/* clang-format off */
 static const struct {
         const char *name, *text;
         const char *findings;
@@ -344,16 +351,17 @@ static const struct {
           "[ server \"n\" ] sets sec=krb5" },
         { "empty", "", "", NULL },
 };
+/* clang-format on */
 
 START_TEST(test_nfsmount_conf)
 {
         struct status_report rep = { 0 };
 
-        ck_assert_int_eq(hostcheck_nfsmount_conf("/etc/nfsmount.conf", conf_rows[_i].text,
-                                                    &rep), 0);
+        ck_assert_int_eq(hostcheck_nfsmount_conf("/etc/nfsmount.conf", conf_rows[_i].text, &rep),
+                         0);
         char *got = render_findings(&rep);
-        ck_assert_msg(streq(got, conf_rows[_i].findings), "row %d (%s): findings\n%s\nwant\n%s",
-                      _i, conf_rows[_i].name, got, conf_rows[_i].findings);
+        ck_assert_msg(streq(got, conf_rows[_i].findings), "row %d (%s): findings\n%s\nwant\n%s", _i,
+                      conf_rows[_i].name, got, conf_rows[_i].findings);
         free(got);
         ck_assert_msg(!conf_rows[_i].text_has || some_text_has(&rep, conf_rows[_i].text_has),
                       "row %d (%s): no finding says '%s'", _i, conf_rows[_i].name,

@@ -7,6 +7,7 @@
 
 #define L(target) "60 21 0:60 / " target " rw,relatime shared:60 - nfs filer:/b rw,addr=10.99.0.1\n"
 
+/* clang-format off */
 static const struct {
         const char *line;
         const char *target;
@@ -29,6 +30,7 @@ static const struct {
         { "60 21 0:60 / /mnt/b rw", "", false },
         { "60 21 0:60 /mnt/b / rw", "/mnt/b", false },  /* the root field is not the target */
 };
+/* clang-format on */
 
 START_TEST(test_target_is)
 {

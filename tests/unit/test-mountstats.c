@@ -20,10 +20,10 @@ static const char *const lines[] = {
         "\tper-op statistics",
         "device srv:/c mounted on /mnt/c with fstype nfs statvers=1.1",
         "  xprt:\tudp 0 1 2 3 4 5 6 7 8 9",
-        "\txprt: GARBAGE",                                /* not counted */
-        "\txprt:\tudp 0 1 2 3",                            /* too few numbers */
-        "\txprt:\ttcp 1 1 1 0 0 9 9 0 9 0 2 0 0 7",         /* too many for tcp */
-        "\txprt:\ttcp 1 1 1 0 0 9 x 0 9 0 2 0 0",           /* not a number */
+        "\txprt: GARBAGE",                          /* not counted */
+        "\txprt:\tudp 0 1 2 3",                     /* too few numbers */
+        "\txprt:\ttcp 1 1 1 0 0 9 9 0 9 0 2 0 0 7", /* too many for tcp */
+        "\txprt:\ttcp 1 1 1 0 0 9 x 0 9 0 2 0 0",   /* not a number */
         "device srv:/d1 mounted on /mnt/d with fstype nfs4 statvers=1.1",
         T,
         "device srv:/d2 mounted on /mnt/d with fstype nfs4 statvers=1.1",
@@ -43,6 +43,7 @@ static const char *const lines[] = {
         "",
 };
 
+/* clang-format off */
 static const struct {
         const char *target;
         int xprts;      /* well-formed xprt lines; -1: no entry */
@@ -63,6 +64,7 @@ static const struct {
         { "/mnt/odd\\9x\\04", 1, 0 },
         { "/nowhere", -1, 0 },
 };
+/* clang-format on */
 
 START_TEST(test_mountstats)
 {
@@ -113,14 +115,17 @@ START_TEST(test_parse_xprt)
         ck_assert_int_eq(mountstats_parse_xprt("local 1 2 3 -4 60 59 0 7 11 65 13 17", &x), 0);
         ck_assert_uint_eq(x.srcport, 0);
         ck_assert_uint_eq(x.sends, 60);
-        ck_assert_int_eq(mountstats_parse_xprt("rdma 0 1 2 3 4 80 79 0 7 11 65 13 17 1 2 3", &x), 0);
+        ck_assert_int_eq(mountstats_parse_xprt("rdma 0 1 2 3 4 80 79 0 7 11 65 13 17 1 2 3", &x),
+                         0);
         ck_assert_uint_eq(x.sends, 80);
+        /* clang-format off */
         static const char *const bad[] = {
                 "GARBAGE", "", "tcp", "tcp 1 2 3", "tcp 70000 1 2 3 4 5 6 7 8 9 10 11 12",
                 "tcp 1 2 3 4 5 6 7 8 9 10 11 12 13 14", "tcpx 1 2 3 4 5 6 7 8 9 10 11 12 13",
                 "tcp 1 2 3 4 5 6 7 8 9 10 11 12 1x", "tcp 1 2 3 4 5 6 7 8 9 10 11 12 -",
                 "udp 1 2 3 4 5 6 7 8 9", "rdma 1 2 3", "tcp 1 2 3 4 5 6 7 8 9 10 11 12 123456789012345678901",
         };
+        /* clang-format on */
         for (size_t i = 0; i < ELEMS(bad); i++)
                 ck_assert_msg(mountstats_parse_xprt(bad[i], &x) == -EINVAL, "accepted: %s", bad[i]);
 }
@@ -141,7 +146,7 @@ START_TEST(test_switch)
                 { .switch_id = 1, .srcport = 40002 },
                 { .switch_id = 2, .srcport = 40003, .offline = true }, /* another client's */
                 { .switch_id = 2, .srcport = 802 },
-                { .switch_id = 3, .srcport = 40004 },                  /* and a third's */
+                { .switch_id = 3, .srcport = 40004 }, /* and a third's */
                 { .switch_id = 3, .srcport = 40005 },
         };
         struct nfs_addr a, other;

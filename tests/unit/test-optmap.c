@@ -5,6 +5,7 @@
 #include "unit.h"
 
 /* One row per rule: the table answers every question about an option. */
+/* clang-format off */
 static const struct {
         const char *name, *value;
         bool helper;
@@ -42,6 +43,7 @@ static const struct {
         /* a version flag without a row: the ones there are */
         { "v4.99", NULL, false, 0, "v3, v4, v4.0, v4.1 or v4.2" },
 };
+/* clang-format on */
 
 START_TEST(test_rows)
 {
@@ -66,6 +68,7 @@ START_TEST(test_flags)
 END_TEST
 
 /* The one sentence for a bad value, wherever it came from. */
+/* clang-format off */
 static const struct {
         const char *name, *value, *where, *want;
 } describe_rows[] = {
@@ -75,6 +78,7 @@ static const struct {
         { "frob", "1", " (from /etc/x:3)", "frob=1 (from /etc/x:3) is not valid: see nfs(5)" },
         { "sec", "", "", "sec= is not valid: it must be a flavour such as sys, krb5, krb5i or krb5p" },
 };
+/* clang-format on */
 
 START_TEST(test_describe)
 {

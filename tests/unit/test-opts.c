@@ -19,6 +19,7 @@ static char *render(const struct optlist *l)
         return s;
 }
 
+/* clang-format off */
 static const struct {
         const char *in;
         int rc;
@@ -56,15 +57,16 @@ static const struct {
           "rw|relatime|vers=[4.2]|rsize=[1048576]|addr=[10.0.0.1]",
           "rw,relatime,vers=4.2,rsize=1048576,addr=10.0.0.1" },
 };
+/* clang-format on */
 
 START_TEST(test_parse)
 {
         struct optlist l = { 0 };
         int r = optlist_parse(&l, parse_rows[_i].in);
-        ck_assert_msg(r == parse_rows[_i].rc, "row %d '%s': rc %d, want %d", _i, S(parse_rows[_i].in), r,
-                      parse_rows[_i].rc);
-        ck_assert_msg(l.n == parse_rows[_i].n, "row %d '%s': n %zu, want %zu", _i, S(parse_rows[_i].in),
-                      l.n, parse_rows[_i].n);
+        ck_assert_msg(r == parse_rows[_i].rc, "row %d '%s': rc %d, want %d", _i,
+                      S(parse_rows[_i].in), r, parse_rows[_i].rc);
+        ck_assert_msg(l.n == parse_rows[_i].n, "row %d '%s': n %zu, want %zu", _i,
+                      S(parse_rows[_i].in), l.n, parse_rows[_i].n);
         char *s = render(&l);
         ck_assert_str_eq(s, parse_rows[_i].rendered);
         free(s);
@@ -130,6 +132,7 @@ START_TEST(test_roundtrip)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *in, *name;
         bool found;
@@ -147,6 +150,7 @@ static const struct {
         { "nconnect=4", "nconnec", false, NULL },
         { "nconnect=4", "nconnect=4", false, NULL },
 };
+/* clang-format on */
 
 START_TEST(test_find)
 {
@@ -167,6 +171,7 @@ END_TEST
  * group the command line already set, and reports each one it skips.  The config holds
  * `conf` in [global], one option a line; the command line holds `cmd`.
  */
+/* clang-format off */
 static const struct {
         const char *conf, *cmd;
         size_t skipped;
@@ -187,6 +192,7 @@ static const struct {
         { "hard", "softreval", 0, "hard,softreval" }, /* softreval is not soft */
         { "", "hard", 0, "hard" },
 };
+/* clang-format on */
 
 START_TEST(test_group_competes)
 {
@@ -208,10 +214,10 @@ START_TEST(test_group_competes)
                 if (m.v[i].opt.value)
                         sbuf_add(&got, "=%s", m.v[i].opt.value);
         }
-        ck_assert_msg(strcmp(got, group_rows[_i].merged) == 0, "row %d: merged '%s', want '%s'", _i, got,
-                      group_rows[_i].merged);
-        ck_assert_msg(m.nnotes == group_rows[_i].skipped, "row %d: %zu skipped, want %zu", _i, m.nnotes,
-                      group_rows[_i].skipped);
+        ck_assert_msg(strcmp(got, group_rows[_i].merged) == 0, "row %d: merged '%s', want '%s'", _i,
+                      got, group_rows[_i].merged);
+        ck_assert_msg(m.nnotes == group_rows[_i].skipped, "row %d: %zu skipped, want %zu", _i,
+                      m.nnotes, group_rows[_i].skipped);
         free(got);
         free(text);
         merged_done(&m);
@@ -220,6 +226,7 @@ START_TEST(test_group_competes)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *name, *group;
 } opt_group_rows[] = {
@@ -273,6 +280,7 @@ static const struct {
         { "", "" },
         { "read_ahead_kb", "read_ahead_kb" },
 };
+/* clang-format on */
 
 START_TEST(test_opt_group)
 {
@@ -282,6 +290,7 @@ START_TEST(test_opt_group)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *in;
         unsigned long min, max;
@@ -311,12 +320,14 @@ static const struct {
         { "1e3", 0, 10000, -EINVAL, 0 },
         { "abc", 0, 10, -EINVAL, 0 },
 };
+/* clang-format on */
 
 START_TEST(test_parse_uint)
 {
         unsigned long v = 12345;
         int r = parse_uint(uint_rows[_i].in, uint_rows[_i].min, uint_rows[_i].max, &v);
-        ck_assert_msg(r == uint_rows[_i].rc, "'%s': rc %d, want %d", S(uint_rows[_i].in), r, uint_rows[_i].rc);
+        ck_assert_msg(r == uint_rows[_i].rc, "'%s': rc %d, want %d", S(uint_rows[_i].in), r,
+                      uint_rows[_i].rc);
         /* ret_* untouched on failure */
         ck_assert_uint_eq(v, r == 0 ? uint_rows[_i].value : 12345);
 }
@@ -328,6 +339,7 @@ END_TEST
  * dropped and optlist_parse() returns 0.  A command line "vers=3,sec=\"krb5,nconnect=8" then
  * reaches mount.nfs as "vers=3" plus config defaults.  Expected: -EINVAL.
  */
+/* clang-format off */
 static const struct {
         const char *in;
 } unbalanced_rows[] = {
@@ -336,6 +348,7 @@ static const struct {
         { "a=b\"c" },
         { "nconnect=4,x=\"" },
 };
+/* clang-format on */
 
 START_TEST(test_regression_unbalanced_quote)
 {

@@ -5,7 +5,6 @@
 #include "core/plan.h"
 #include "unit.h"
 
-
 /* Builds the merged options of a config text and a command line (host "s", dir "/m"). */
 static void merge(const char *conf, const char *cmd, struct config *c, struct merged *m)
 {
@@ -19,6 +18,7 @@ static void merge(const char *conf, const char *cmd, struct config *c, struct me
         optlist_done(&l);
 }
 
+/* clang-format off */
 static const struct {
         const char *conf, *cmd;
         int rc;
@@ -54,6 +54,7 @@ static const struct {
         { "", "nconnect_policy=bogus,nconnect_policy=refuse", 0, NULL, false, READ_AHEAD_KEEP, 0, POLICY_REFUSE,
           POLICY_WARN },
 };
+/* clang-format on */
 
 START_TEST(test_settings)
 {
@@ -95,6 +96,7 @@ END_TEST
 
 #define NOVERDICT (-1)
 
+/* clang-format off */
 static const struct {
         const char *conf, *cmd;
         int action; /* verdict's nconnect action, NOVERDICT: no verdict (NULL) */
@@ -122,6 +124,7 @@ static const struct {
         { "timeo = 600\n[server s]\nnconnect = 4\n[mountpoint /m]\nrsize = 1048576\n", "sec=sys", ACTION_NONE,
           "timeo=600,nconnect=4,rsize=1048576,sec=sys" },
 };
+/* clang-format on */
 
 START_TEST(test_options)
 {
@@ -132,13 +135,16 @@ START_TEST(test_options)
         merge(options_rows[_i].conf, options_rows[_i].cmd, &c, &m);
         if (options_rows[_i].action != NOVERDICT)
                 v.nconnect = (enum action)options_rows[_i].action;
-        ck_assert_int_eq(plan_options(&m, options_rows[_i].action == NOVERDICT ? NULL : &v, &out), 0);
+        ck_assert_int_eq(plan_options(&m, options_rows[_i].action == NOVERDICT ? NULL : &v, &out),
+                         0);
         char *s = optlist_to_string(&out);
-        ck_assert_msg(streq_ptr_(s, options_rows[_i].want), "row %d: '%s', want '%s'", _i, s, options_rows[_i].want);
+        ck_assert_msg(streq_ptr_(s, options_rows[_i].want), "row %d: '%s', want '%s'", _i, s,
+                      options_rows[_i].want);
         free(s);
         /* never a helper key */
         for (size_t i = 0; i < out.n; i++)
-                ck_assert_msg(!is_helper_key(out.v[i].name), "row %d: helper key %s passed", _i, out.v[i].name);
+                ck_assert_msg(!is_helper_key(out.v[i].name), "row %d: helper key %s passed", _i,
+                              out.v[i].name);
         optlist_done(&out);
         merged_done(&m);
         config_done(&c);
@@ -147,6 +153,7 @@ END_TEST
 
 #define MAXARGS 16
 
+/* clang-format off */
 static const struct {
         const char *argv[MAXARGS];
         const char *opts;
@@ -175,6 +182,7 @@ static const struct {
         /* IPv6 spec and odd directories unchanged */
         { { "mount.nfs-tuned", "[fd00::1]:/x", "/mnt/a b" }, NULL, "mount.nfs [fd00::1]:/x /mnt/a b" },
 };
+/* clang-format on */
 
 START_TEST(test_argv)
 {
@@ -190,7 +198,8 @@ START_TEST(test_argv)
         size_t n = 0;
         for (; argv[n]; n++)
                 sbuf_add(&s, "%s%s", n ? " " : "", argv[n]);
-        ck_assert_msg(streq_ptr_(s, argv_rows[_i].want), "row %d: '%s', want '%s'", _i, s, argv_rows[_i].want);
+        ck_assert_msg(streq_ptr_(s, argv_rows[_i].want), "row %d: '%s', want '%s'", _i, s,
+                      argv_rows[_i].want);
         /* -f, -t, -N never reach mount.nfs */
         for (size_t i = 1; i < n; i++) {
                 ck_assert_str_ne(argv[i], "-f");
@@ -215,6 +224,7 @@ START_TEST(test_argv_free_null)
 END_TEST
 
 /* A user's setuid run: helper keys on the command line only as fstab has them. */
+/* clang-format off */
 static const struct {
         const char *cmd, *fstab, *kept, *dropped;
 } untrusted_rows[] = {
@@ -226,13 +236,15 @@ static const struct {
         { "hard,nconnect=8", "user,nconnect=4", "hard,nconnect=8", "" },
         { "", "user", "", "" },
 };
+/* clang-format on */
 
 START_TEST(test_untrusted)
 {
         struct optlist cmd = { 0 }, fstab = { 0 }, dropped = { 0 };
         ck_assert_int_eq(optlist_parse(&cmd, untrusted_rows[_i].cmd), 0);
         ck_assert_int_eq(optlist_parse(&fstab, untrusted_rows[_i].fstab), 0);
-        ck_assert_int_eq(plan_drop_untrusted(&cmd, untrusted_rows[_i].fstab ? &fstab : NULL, &dropped), 0);
+        ck_assert_int_eq(
+                plan_drop_untrusted(&cmd, untrusted_rows[_i].fstab ? &fstab : NULL, &dropped), 0);
         char *kept = optlist_to_string(&cmd), *gone = optlist_to_string(&dropped);
         ck_assert_str_eq(kept, untrusted_rows[_i].kept);
         ck_assert_str_eq(gone, untrusted_rows[_i].dropped);

@@ -18,6 +18,7 @@ struct entry {
 #define R POLICY_REFUSE
 #define F POLICY_FOLLOW
 
+/* clang-format off */
 static const struct {
         const char *name;
         struct entry e[MAXM];
@@ -188,6 +189,7 @@ static const struct {
             "([fd00::1]:/t), which has 2 connections (nconnect=2)" },
           { NULL } },
 };
+/* clang-format on */
 
 static void check_msg(int row, const char *what, const char *msg, const char *const want[MAXS])
 {
@@ -197,8 +199,8 @@ static void check_msg(int row, const char *what, const char *msg, const char *co
         }
         ck_assert_msg(msg != NULL, "row %d: no %s message", row, what);
         for (int i = 0; i < MAXS && want[i]; i++)
-                ck_assert_msg(strstr(msg, want[i]) != NULL, "row %d: %s message\n%s\nlacks\n%s", row, what, msg,
-                              want[i]);
+                ck_assert_msg(strstr(msg, want[i]) != NULL, "row %d: %s message\n%s\nlacks\n%s",
+                              row, what, msg, want[i]);
 }
 
 /* The table of a row's mounts and nfsfs servers, its request, and the request classified
@@ -243,11 +245,14 @@ START_TEST(test_policy)
         struct verdict v = policy_decide(&in);
         ck_assert_msg(v.sharing == rows[_i].sharing, "row %d (%s): sharing %s", _i, rows[_i].name,
                       sharing_to_string(v.sharing));
-        ck_assert_msg(v.requested == rows[_i].requested, "row %d (%s): requested %u", _i, rows[_i].name, v.requested);
-        ck_assert_msg(v.effective == rows[_i].effective, "row %d (%s): effective %u", _i, rows[_i].name, v.effective);
-        ck_assert_msg(v.nconnect == rows[_i].nconnect, "row %d (%s): nconnect %s", _i, rows[_i].name,
-                      action_to_string(v.nconnect));
-        ck_assert_msg(v.krb5 == rows[_i].krb5, "row %d (%s): krb5 %s", _i, rows[_i].name, action_to_string(v.krb5));
+        ck_assert_msg(v.requested == rows[_i].requested, "row %d (%s): requested %u", _i,
+                      rows[_i].name, v.requested);
+        ck_assert_msg(v.effective == rows[_i].effective, "row %d (%s): effective %u", _i,
+                      rows[_i].name, v.effective);
+        ck_assert_msg(v.nconnect == rows[_i].nconnect, "row %d (%s): nconnect %s", _i,
+                      rows[_i].name, action_to_string(v.nconnect));
+        ck_assert_msg(v.krb5 == rows[_i].krb5, "row %d (%s): krb5 %s", _i, rows[_i].name,
+                      action_to_string(v.krb5));
         if (rows[_i].client) {
                 ck_assert_ptr_nonnull(v.client);
                 char *d = verdict_describe_client(v.client);
@@ -281,8 +286,9 @@ START_TEST(test_policy)
                 [ACTION_FOLLOW_QUIET] = { "following the existing client: ", SEV_INFO },
         };
         if (v.nconnect != ACTION_NONE) {
-                ck_assert_msg(strncmp(ncmsg, lead[v.nconnect].lead, strlen(lead[v.nconnect].lead)) == 0,
-                              "row %d: nconnect message starts: %.40s", _i, ncmsg);
+                ck_assert_msg(
+                        strncmp(ncmsg, lead[v.nconnect].lead, strlen(lead[v.nconnect].lead)) == 0,
+                        "row %d: nconnect message starts: %.40s", _i, ncmsg);
                 ck_assert_int_eq(nf.v[0].sev, lead[v.nconnect].sev);
         }
         if (v.krb5 != ACTION_NONE) {
@@ -302,6 +308,7 @@ START_TEST(test_policy)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *s;
         int rc;
@@ -311,6 +318,7 @@ static const struct {
         { "WARN", -EINVAL, 0 },         { "", -EINVAL, 0 },             { NULL, -EINVAL, 0 },
         { "warn ", -EINVAL, 0 },        { "refused", -EINVAL, 0 },      { "fol", -EINVAL, 0 },
 };
+/* clang-format on */
 
 START_TEST(test_policy_parse)
 {
@@ -330,7 +338,8 @@ START_TEST(test_to_string)
         ck_assert_str_eq(action_to_string(ACTION_FOLLOW_QUIET), "follow (quiet)");
         ck_assert_str_eq(sharing_to_string(SHARE_NEW), "new client");
         ck_assert_str_eq(sharing_to_string(SHARE_VISIBLE), "shares a client");
-        ck_assert_str_eq(sharing_to_string(SHARE_HIDDEN), "shares a client of another mount namespace");
+        ck_assert_str_eq(sharing_to_string(SHARE_HIDDEN),
+                         "shares a client of another mount namespace");
         ck_assert_str_eq(sharing_to_string(SHARE_MAYBE), "version negotiated, may share a client");
 }
 END_TEST
@@ -348,7 +357,8 @@ START_TEST(test_mounts_describe)
         source[sizeof(source) - 1] = '\0';
         for (unsigned i = 0; i < 5; i++) {
                 struct nfs_mount nm;
-                ck_assert_int_eq(nfs_mount_from_entry("nfs", "vers=3,addr=10.0.0.1", i == 2 ? target : "/m",
+                ck_assert_int_eq(nfs_mount_from_entry("nfs", "vers=3,addr=10.0.0.1",
+                                                      i == 2 ? target : "/m",
                                                       i == 2 ? source : "h:/x", makedev(0, i), &nm),
                                  0);
                 ck_assert_int_eq(clients_add_mount(&c, &nm), 0);
@@ -362,7 +372,9 @@ START_TEST(test_mounts_describe)
         free(s);
         free(want);
 
-        ck_assert_int_eq(clients_add_nfsfs_servers(&c, "v3 0a000001 801 1 x\nv3 0a000001 801 1 x\n", NULL, 0), 0);
+        ck_assert_int_eq(clients_add_nfsfs_servers(&c, "v3 0a000001 801 1 x\nv3 0a000001 801 1 x\n",
+                                                   NULL, 0),
+                         0);
         ck_assert_uint_eq(c.n, 2);
         s = verdict_describe_mounts(&c.v[1], &c);
         ck_assert_str_eq(s, "no mount of this mount namespace");
@@ -372,6 +384,7 @@ START_TEST(test_mounts_describe)
 END_TEST
 
 /* Other server names behind the address of a shared client: said only where asked for. */
+/* clang-format off */
 static const struct {
         const char *sources[2];
         const char *host;
@@ -384,6 +397,7 @@ static const struct {
         { { "acct1.x:/a", "acct2.x:/b" }, "acct1.x", true, ACTION_WARN },
         { { "[fd00::1]:/a", NULL }, "fd00::1", true, ACTION_NONE },
 };
+/* clang-format on */
 
 START_TEST(test_names)
 {
@@ -397,10 +411,12 @@ START_TEST(test_names)
 
         for (unsigned i = 0; i < 2 && names_rows[_i].sources[i]; i++) {
                 struct nfs_mount nm;
-                ck_assert_int_eq(nfs_mount_from_entry("nfs", v6 ? "vers=4.1,proto=tcp6,addr=fd00::1"
-                                                              : "vers=4.1,nconnect=4,addr=10.0.0.1",
-                                                      "/mnt/x", names_rows[_i].sources[i], makedev(0, 40 + i),
-                                                      &nm), 0);
+                ck_assert_int_eq(nfs_mount_from_entry("nfs",
+                                                      v6 ? "vers=4.1,proto=tcp6,addr=fd00::1"
+                                                         : "vers=4.1,nconnect=4,addr=10.0.0.1",
+                                                      "/mnt/x", names_rows[_i].sources[i],
+                                                      makedev(0, 40 + i), &nm),
+                                 0);
                 ck_assert_int_eq(clients_add_mount(&c, &nm), 0);
         }
         ck_assert_int_eq(clients_group(&c), 0);
@@ -408,7 +424,10 @@ START_TEST(test_names)
         ck_assert_int_eq(nfs_request_parse(&l, false, &req, NULL), 0);
         ck_assert_int_eq(nfs_addr_parse(v6 ? "fd00::1" : "10.0.0.1", &a), 0);
         ck_assert_int_eq(clients_classify(&c, &req, &a, &m), 0);
-        struct policy_input in = { .req = &req, .match = &m, .clients = &c, .host = names_rows[_i].host,
+        struct policy_input in = { .req = &req,
+                                   .match = &m,
+                                   .clients = &c,
+                                   .host = names_rows[_i].host,
                                    .warn_shared_names = names_rows[_i].warn };
         struct verdict v = policy_decide(&in);
         ck_assert_int_eq(v.names, names_rows[_i].names);
@@ -426,8 +445,8 @@ START_TEST(test_names)
 }
 END_TEST
 
-
 /* TLS: the sharing model's folding, the policy, and what the finding says. */
+/* clang-format off */
 static const struct {
         const char *name;
         struct entry e[MAXM];
@@ -473,6 +492,7 @@ static const struct {
           { { "vers=4.1,addr=10.0.0.1", "/mnt/a", "srv:/a" }, { "vers=4.1,xprtsec=tls,addr=10.0.0.1", "/mnt/b", "srv:/b" } },
           NULL, "vers=4.1,xprtsec=tls", R, ACTION_NONE, "tls", { NULL } },
 };
+/* clang-format on */
 
 START_TEST(test_tls)
 {

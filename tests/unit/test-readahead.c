@@ -9,6 +9,7 @@
 #define KB READ_AHEAD_KB
 #define MULT READ_AHEAD_RSIZE_MULT
 
+/* clang-format off */
 static const struct {
         const char *in;
         int rc;
@@ -50,12 +51,14 @@ static const struct {
         { "00000000000000000000000000000015", -EINVAL, 0, 0 }, /* 32 characters: too long */
         { "0000000000000000000000000000015x", -EINVAL, 0, 0 },
 };
+/* clang-format on */
 
 START_TEST(test_parse)
 {
         struct read_ahead ra = { .kind = KB, .n = 4242 };
         int r = read_ahead_parse(parse_rows[_i].in, &ra);
-        ck_assert_msg(r == parse_rows[_i].rc, "'%s': rc %d, want %d", S(parse_rows[_i].in), r, parse_rows[_i].rc);
+        ck_assert_msg(r == parse_rows[_i].rc, "'%s': rc %d, want %d", S(parse_rows[_i].in), r,
+                      parse_rows[_i].rc);
         if (r < 0) {
                 ck_assert_uint_eq(ra.n, 4242); /* untouched */
                 return;
@@ -78,9 +81,9 @@ static const struct {
         { MULT, 15, 65536, 960 },
         { MULT, 15, 262144, 3840 },
         { MULT, 1, 1024, 1 },
-        { MULT, 15, 1023, 0 },    /* less than 1 KiB of rsize: nothing */
-        { MULT, 15, 0, 0 },       /* rsize unknown: nothing */
-        { MULT, 2, 1536, 2 },     /* rsize rounded down to whole KiB */
+        { MULT, 15, 1023, 0 }, /* less than 1 KiB of rsize: nothing */
+        { MULT, 15, 0, 0 },    /* rsize unknown: nothing */
+        { MULT, 2, 1536, 2 },  /* rsize rounded down to whole KiB */
         { MULT, 1024, 1048576, 1048576 },
         { MULT, 1024, 1UL << 30, READ_AHEAD_KB_MAX }, /* capped */
         { MULT, 1024, 4294967295UL, READ_AHEAD_KB_MAX },
@@ -95,12 +98,14 @@ START_TEST(test_kb)
 END_TEST
 
 /* parse then compute: the config spellings end to end */
+/* clang-format off */
 static const struct {
         const char *in;
         unsigned long rsize, kb;
 } e2e_rows[] = {
         { "15x", 1048576, 15360 }, { "16384", 4096, 16384 }, { "keep", 1048576, 0 }, { "4x", 524288, 2048 },
 };
+/* clang-format on */
 
 START_TEST(test_end_to_end)
 {
@@ -111,6 +116,7 @@ START_TEST(test_end_to_end)
 END_TEST
 
 /* The decision for a new mount: leave, shared superblock, or write how much. */
+/* clang-format off */
 static const struct {
         const char *ra;
         unsigned long rsize;
@@ -129,6 +135,7 @@ static const struct {
         { "15x", 0, 50, { 0 }, READ_AHEAD_LEAVE, 0 },
         { "16384", 0, 50, { 0 }, READ_AHEAD_WRITE, 16384 },
 };
+/* clang-format on */
 
 START_TEST(test_plan)
 {
@@ -155,16 +162,15 @@ static const struct {
         { false, false, false, READ_AHEAD_UDEV_NONE },
         { false, true, true, READ_AHEAD_UDEV_NONE },
         { true, true, true, READ_AHEAD_UDEV_RULE },
-        { true, false, true, READ_AHEAD_UDEV_WAIT },  /* absent, masked, replaced, overwritten */
-        { true, true, false, READ_AHEAD_UDEV_WAIT },  /* udev in other namespaces */
+        { true, false, true, READ_AHEAD_UDEV_WAIT }, /* absent, masked, replaced, overwritten */
+        { true, true, false, READ_AHEAD_UDEV_WAIT }, /* udev in other namespaces */
         { true, false, false, READ_AHEAD_UDEV_WAIT },
 };
 
 START_TEST(test_udev_decide)
 {
-        enum read_ahead_udev got = read_ahead_udev_decide(udev_rows[_i].running,
-                                                          udev_rows[_i].rule_last,
-                                                          udev_rows[_i].sees);
+        enum read_ahead_udev got = read_ahead_udev_decide(
+                udev_rows[_i].running, udev_rows[_i].rule_last, udev_rows[_i].sees);
         ck_assert_msg(got == udev_rows[_i].want, "row %d: %d", _i, got);
 }
 END_TEST
@@ -173,9 +179,9 @@ static const struct {
         unsigned long wanted, now, page_kb;
         bool ok;
 } readback_rows[] = {
-        { 15360, 15360, 4, true },  { 777, 776, 4, true },   { 777, 777, 4, true },
-        { 777, 772, 4, false },     { 15360, 128, 4, false }, { 100, 64, 64, true },
-        { 100, 96, 64, false },     { 100, 100, 0, true },    { 100, 96, 0, false },
+        { 15360, 15360, 4, true }, { 777, 776, 4, true },    { 777, 777, 4, true },
+        { 777, 772, 4, false },    { 15360, 128, 4, false }, { 100, 64, 64, true },
+        { 100, 96, 64, false },    { 100, 100, 0, true },    { 100, 96, 0, false },
         { 3, 0, 4, true },
 };
 

@@ -5,6 +5,7 @@
 #include "core/request.h"
 #include "unit.h"
 
+/* clang-format off */
 static const struct {
         const char *in;
         int rc, major, minor;
@@ -35,6 +36,7 @@ static const struct {
         { NULL, -EINVAL, 0, 0 },
         { "4.111111111111111111111111", -EINVAL, 0, 0 },
 };
+/* clang-format on */
 
 START_TEST(test_version_parse)
 {
@@ -55,14 +57,8 @@ static const struct {
         int major, minor;
         const char *s;
 } vstring_rows[] = {
-        { 0, -1, "negotiated" },
-        { 0, 1, "negotiated" },
-        { 4, -1, "4.x" },
-        { 4, 0, "4.0" },
-        { 4, 2, "4.2" },
-        { 3, 0, "3" },
-        { 3, -1, "3" },
-        { 2, 0, "2" },
+        { 0, -1, "negotiated" }, { 0, 1, "negotiated" }, { 4, -1, "4.x" }, { 4, 0, "4.0" },
+        { 4, 2, "4.2" },         { 3, 0, "3" },          { 3, -1, "3" },   { 2, 0, "2" },
 };
 
 START_TEST(test_version_to_string)
@@ -81,6 +77,7 @@ START_TEST(test_version_to_string_small)
 }
 END_TEST
 
+/* clang-format off */
 static const struct {
         const char *name, *value;
         int major;
@@ -91,6 +88,7 @@ static const struct {
         { "v5", NULL, 0 },         { "v3", "1", 0 },        { "nconnect", "4", 0 },
         { "minorversion", "7", 0 }, { "hard", NULL, 0 },    { "v", NULL, 0 },
 };
+/* clang-format on */
 
 START_TEST(test_opt_vers_major)
 {
@@ -100,6 +98,7 @@ START_TEST(test_opt_vers_major)
 END_TEST
 
 #define NONE NULL
+/* clang-format off */
 static const struct {
         const char *opts;
         bool v4_by_name;
@@ -219,6 +218,7 @@ static const struct {
         /* the first bad one is named */
         { "hard,nconnect=4,vers=9,nconnect=99", false, -EINVAL, "vers=9", 0, 0, NULL, 0, 0, NULL, 0, NULL },
 };
+/* clang-format on */
 
 START_TEST(test_request_parse)
 {
@@ -227,11 +227,13 @@ START_TEST(test_request_parse)
         const struct opt *bad = NULL;
         ck_assert_int_eq(optlist_parse(&l, req_rows[_i].opts), 0);
         int rc = nfs_request_parse(&l, req_rows[_i].v4_by_name, &r, &bad);
-        ck_assert_msg(rc == req_rows[_i].rc, "'%s': rc %d, want %d", req_rows[_i].opts, rc, req_rows[_i].rc);
+        ck_assert_msg(rc == req_rows[_i].rc, "'%s': rc %d, want %d", req_rows[_i].opts, rc,
+                      req_rows[_i].rc);
         if (rc < 0) {
                 ck_assert_ptr_nonnull(bad);
                 char name[256];
-                snprintf(name, sizeof(name), "%s%s%s", bad->name, bad->value ? "=" : "", S(bad->value));
+                snprintf(name, sizeof(name), "%s%s%s", bad->name, bad->value ? "=" : "",
+                         S(bad->value));
                 if (!bad->value)
                         snprintf(name, sizeof(name), "%s", bad->name);
                 ck_assert_str_eq(name, req_rows[_i].bad);
@@ -287,7 +289,8 @@ static const struct {
 
 START_TEST(test_sec_is_krb5)
 {
-        ck_assert_msg(sec_is_krb5(krb5_rows[_i].sec) == krb5_rows[_i].krb5, "sec '%s'", S(krb5_rows[_i].sec));
+        ck_assert_msg(sec_is_krb5(krb5_rows[_i].sec) == krb5_rows[_i].krb5, "sec '%s'",
+                      S(krb5_rows[_i].sec));
 }
 END_TEST
 
@@ -319,7 +322,8 @@ END_TEST
  * port=20049) and every nconnect conflict over RDMA is missed.
  * Suggested fix: default port = transport rdma ? 20049 : 2049 (also for port=0).
  */
-static const char *const rdma_rows[] = { "proto=rdma", "rdma", "vers=4.1,proto=rdma6", "proto=rdma,port=0" };
+static const char *const rdma_rows[] = { "proto=rdma", "rdma", "vers=4.1,proto=rdma6",
+                                         "proto=rdma,port=0" };
 
 START_TEST(test_regression_rdma_default_port)
 {

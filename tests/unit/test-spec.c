@@ -4,6 +4,7 @@
 #include "core/spec.h"
 #include "unit.h"
 
+/* clang-format off */
 static const struct {
         const char *in;
         int rc;
@@ -42,6 +43,7 @@ static const struct {
         { "[user@fd00::1]:/x", -EINVAL, NULL, NULL },
         { "//srv/share", -EINVAL, NULL, NULL },
 };
+/* clang-format on */
 
 START_TEST(test_parse)
 {

@@ -25,25 +25,32 @@ struct mount_row {
 };
 
 struct record_row {
-        const char *target;        /* NULL: no record */
-        const char *spec;          /* NULL: the mount's source */
+        const char *target; /* NULL: no record */
+        const char *spec;   /* NULL: the mount's source */
         unsigned requested;
         enum setting_origin nc_from;
-        const char *ra;            /* NULL: keep */
+        const char *ra; /* NULL: keep */
         enum setting_origin ra_from;
-        unsigned dev;              /* minor of 0:N; 0: not known (bg) */
+        unsigned dev; /* minor of 0:N; 0: not known (bg) */
 };
 
 struct facts_row {
         struct record_row rec;
-        const char *fstab;         /* fstab options; NULL: no entry */
+        const char *fstab; /* fstab options; NULL: no entry */
         int xprts;
         long ra_now;
 };
 
-#define NOFACTS { { NULL }, NULL, -1, -1 }
-#define RA(kb) { { NULL }, NULL, -1, kb }
+#define NOFACTS                        \
+        {                              \
+                { NULL }, NULL, -1, -1 \
+        }
+#define RA(kb)                         \
+        {                              \
+                { NULL }, NULL, -1, kb \
+        }
 
+/* clang-format off */
 static const struct {
         const char *name;
         const char *conf;
@@ -181,15 +188,18 @@ static const struct {
           { { { NULL }, "xprtsec=mtls", -1, -1 }, { { NULL }, "xprtsec=tls", -1, -1 } },
           "", NULL, NULL },
 };
+/* clang-format on */
 
 static struct mount_record record_of(const struct record_row *rr, const char *source)
 {
         struct mount_record r = { .spec = strdup(rr->spec ? rr->spec : source),
-                                  .target = strdup(rr->target), .server = strdup("10.0.0.1"),
+                                  .target = strdup(rr->target),
+                                  .server = strdup("10.0.0.1"),
                                   .nconnect = rr->requested,
                                   .read_ahead = { READ_AHEAD_KEEP, 0 },
                                   .nconnect_requested = rr->requested,
-                                  .nconnect_from = rr->nc_from, .read_ahead_from = rr->ra_from,
+                                  .nconnect_from = rr->nc_from,
+                                  .read_ahead_from = rr->ra_from,
                                   .dev = rr->dev ? makedev(0, rr->dev) : 0 };
         if (rr->ra)
                 ck_assert_int_eq(read_ahead_parse(rr->ra, &r.read_ahead), 0);
@@ -226,8 +236,7 @@ static void check_finding_ranges(const struct status_report *rep)
         for (size_t i = 0; i < rep->nmounts; i++) {
                 ck_assert_uint_eq(rep->mounts[i].first_finding, next);
                 for (size_t k = 0; k < rep->mounts[i].nfindings; k++)
-                        ck_assert_str_eq(rep->findings[next + k].target,
-                                         rep->mounts[i].m->target);
+                        ck_assert_str_eq(rep->findings[next + k].target, rep->mounts[i].m->target);
                 next += rep->mounts[i].nfindings;
         }
         ck_assert_uint_eq(next, rep->nfindings);
@@ -320,12 +329,16 @@ START_TEST(test_row_fields)
         struct status_report rep = { 0 };
         struct nfs_mount a, b;
 
-        ck_assert_int_eq(config_parse(&conf, "t.conf", "[global]\nnconnect = 2\n"
-                                                      "read_ahead_kb = 2048\n"), 0);
+        ck_assert_int_eq(config_parse(&conf, "t.conf",
+                                      "[global]\nnconnect = 2\n"
+                                      "read_ahead_kb = 2048\n"),
+                         0);
         ck_assert_int_eq(nfs_mount_from_entry("nfs4", V42(",nconnect=2"), "/a", "srv:/a",
-                                              makedev(0, 40), &a), 0);
+                                              makedev(0, 40), &a),
+                         0);
         ck_assert_int_eq(nfs_mount_from_entry("nfs4", V42(",nconnect=2"), "/b", "srv:/b",
-                                              makedev(0, 41), &b), 0);
+                                              makedev(0, 41), &b),
+                         0);
         ck_assert_int_eq(clients_add_mount(&c, &a), 0);
         ck_assert_int_eq(clients_add_mount(&c, &b), 0);
         ck_assert_int_eq(clients_group(&c), 0);
@@ -372,8 +385,8 @@ START_TEST(test_add_finding)
 {
         struct status_report rep = { 0 };
 
-        ck_assert_int_eq(status_add_finding(&rep, SEV_WARNING, F_UDEV_SHADOW, NULL, "%s=%d", "x",
-                                            7), 0);
+        ck_assert_int_eq(
+                status_add_finding(&rep, SEV_WARNING, F_UDEV_SHADOW, NULL, "%s=%d", "x", 7), 0);
         ck_assert_int_eq(status_add_finding(&rep, SEV_INFO, F_RA_LOST, "/m", "plain"), 0);
         ck_assert_uint_eq(rep.nfindings, 2);
         ck_assert_ptr_null(rep.findings[0].target);

@@ -20,7 +20,9 @@
 #define LATIN1_LABEL "mountpoint=\"/mnt/caf\\\\xe9\""
 #define UTF8 "/mnt/caf\xc3\xa9"
 
-static struct xprt_stats xa[4] = { { .sends = 100 }, { .sends = 200 }, { .sends = 300 },
+static struct xprt_stats xa[4] = { { .sends = 100 },
+                                   { .sends = 200 },
+                                   { .sends = 300 },
                                    { .sends = 400, .recvs = 399, .backlog = 7 } };
 static struct mountstats_entry ea = { .xprts = xa, .nxprts = 4 };
 static struct mountstats_entry e1 = { .xprts = xa, .nxprts = 1 };
@@ -49,8 +51,8 @@ static char *prometheus_of(struct status_report *rep)
         for (size_t i = 0; i < ELEMS(mounts); i++) {
                 struct nfs_mount m;
                 ck_assert_int_eq(nfs_mount_from_entry("nfs4", mounts[i].opts, mounts[i].target,
-                                                      mounts[i].source,
-                                                      makedev(0, mounts[i].dev), &m),
+                                                      mounts[i].source, makedev(0, mounts[i].dev),
+                                                      &m),
                                  0);
                 ck_assert_int_eq(clients_add_mount(&c, &m), 0);
                 facts[i] = mounts[i].f;
@@ -86,6 +88,7 @@ static size_t count(const char *text, const char *needle)
 #define CLIENT "mountaddr=\"10.0.0.1\",port=\"2049\",protocol=\"tcp\",vers=\"4.2\""
 
 /* Series expected exactly once, as whole lines. */
+/* clang-format off */
 static const char *const present[] = {
         "nfs_tuned_build_info{version=\"1.2\\\"3\"} 1\n",
         /* an input could not be read: the answer is not whole */
@@ -124,13 +127,14 @@ static const char *const present[] = {
         "nfs_tuned_findings{code=\"udev-rule-overrides\",mountpoint=\"\"} 1\n",
         "# TYPE nfs_tuned_findings gauge\n",
 };
+/* clang-format on */
 
 /* What must not be there: the mount hidden under /s, raw bytes a label escapes. */
 static const char *const absent[] = {
         "export=\"srv:/s1\"",
         "read_ahead_bytes=\"131072\"", /* /s1's read-ahead */
-        "\nc\"",                        /* a raw newline in a label */
-        "\xe9",                         /* a byte that is not UTF-8 */
+        "\nc\"",                       /* a raw newline in a label */
+        "\xe9",                        /* a byte that is not UTF-8 */
         "transport=\"4\"",
         "target=",
 };
@@ -141,8 +145,7 @@ START_TEST(test_prometheus)
         char *text = prometheus_of(&rep);
 
         for (size_t i = 0; i < ELEMS(present); i++)
-                ck_assert_msg(count(text, present[i]) == 1, "once: '%s' in\n%s", present[i],
-                              text);
+                ck_assert_msg(count(text, present[i]) == 1, "once: '%s' in\n%s", present[i], text);
         for (size_t i = 0; i < ELEMS(absent); i++)
                 ck_assert_msg(!strstr(text, absent[i]), "never: '%s' in\n%s", absent[i], text);
         /* one series per mount point, one per client, one per transport */

@@ -10,6 +10,7 @@
  * The decision after mount.nfs: what nconnect the plan expected, which earlier client the new
  * mount joined, and what is said about the differences.
  */
+/* clang-format off */
 static const struct {
         const char *name;
         const char *before;  /* mountinfo super options of one earlier mount on /mnt/a, or NULL */
@@ -48,6 +49,7 @@ static const struct {
           SHARE_NEW, 0, 1, "10.0.0.1", "vers=3,nconnect=2,addr=10.0.0.1", 1, false, true, false,
           "not the 1 planned: another mount of this server raced" },
 };
+/* clang-format on */
 
 /* The clients before the mount: one earlier mount on /mnt/a with these super options, or none. */
 static void clients_before(struct clients *c, const char *fstype, const char *opts)
@@ -55,8 +57,9 @@ static void clients_before(struct clients *c, const char *fstype, const char *op
         struct nfs_mount before;
 
         if (opts) {
-                ck_assert_int_eq(nfs_mount_from_entry(fstype, opts, "/mnt/a", "srv:/a", makedev(0, 40),
-                                                      &before), 0);
+                ck_assert_int_eq(nfs_mount_from_entry(fstype, opts, "/mnt/a", "srv:/a",
+                                                      makedev(0, 40), &before),
+                                 0);
                 ck_assert_int_eq(clients_add_mount(c, &before), 0);
         }
         ck_assert_int_eq(clients_group(c), 0);
@@ -74,18 +77,23 @@ START_TEST(test_verify)
                 ck_assert_int_ge(clients_add_nfsfs_servers(&c, rows[_i].servers, NULL, 0), 0);
         if (rows[_i].primary)
                 ck_assert_int_eq(nfs_addr_parse(rows[_i].primary, &primary), 0);
-        ck_assert_int_eq(nfs_mount_from_entry("nfs", rows[_i].newm, "/mnt/b", "srv:/b", makedev(0, 41), &newm), 0);
-        struct verdict v = { .sharing = rows[_i].sharing, .requested = rows[_i].requested,
+        ck_assert_int_eq(nfs_mount_from_entry("nfs", rows[_i].newm, "/mnt/b", "srv:/b",
+                                              makedev(0, 41), &newm),
+                         0);
+        struct verdict v = { .sharing = rows[_i].sharing,
+                             .requested = rows[_i].requested,
                              .effective = rows[_i].effective };
         const struct nfs_addr *p = rows[_i].primary ? &primary : NULL;
 
         struct verify_result r = verify_mount(&newm, &v, p, &c, POLICY_REFUSE);
-        ck_assert_msg(r.expect == rows[_i].expect, "row %d (%s): expect %u", _i, rows[_i].name, r.expect);
-        ck_assert_msg((r.joined != NULL) == rows[_i].joined, "row %d (%s): joined %p", _i, rows[_i].name,
-                      (void *)r.joined);
-        ck_assert_msg(r.nconnect_differs == rows[_i].nconnect_differs, "row %d (%s): nconnect differs", _i,
+        ck_assert_msg(r.expect == rows[_i].expect, "row %d (%s): expect %u", _i, rows[_i].name,
+                      r.expect);
+        ck_assert_msg((r.joined != NULL) == rows[_i].joined, "row %d (%s): joined %p", _i,
+                      rows[_i].name, (void *)r.joined);
+        ck_assert_msg(r.nconnect_differs == rows[_i].nconnect_differs,
+                      "row %d (%s): nconnect differs", _i, rows[_i].name);
+        ck_assert_msg(r.addr_differs == rows[_i].addr_differs, "row %d (%s): addr differs", _i,
                       rows[_i].name);
-        ck_assert_msg(r.addr_differs == rows[_i].addr_differs, "row %d (%s): addr differs", _i, rows[_i].name);
 
         ck_assert_int_eq(verify_findings(&r, "/mnt/b", &newm, p, &c, &f), 0);
         ck_assert_uint_ge(f.n, 1);
@@ -96,8 +104,9 @@ START_TEST(test_verify)
                 ck_assert_int_eq(f.v[i].sev, SEV_WARNING);
                 warnings++;
                 if (rows[_i].warning)
-                        ck_assert_msg(strstr(f.v[i].text, rows[_i].warning), "row %d: warning\n%s\nlacks\n%s",
-                                      _i, f.v[i].text, rows[_i].warning);
+                        ck_assert_msg(strstr(f.v[i].text, rows[_i].warning),
+                                      "row %d: warning\n%s\nlacks\n%s", _i, f.v[i].text,
+                                      rows[_i].warning);
         }
         ck_assert_uint_eq(warnings, (size_t)rows[_i].nconnect_differs + rows[_i].addr_differs);
         findings_done(&f);
@@ -108,6 +117,7 @@ END_TEST
 
 /* A TLS mount whose mountinfo shows less than it asked: an error under refuse (unmount), a
  * warning under warn, naming the client it joined and what it lacks. */
+/* clang-format off */
 static const struct {
         const char *name;
         const char *before;  /* an earlier mount on /mnt/a, or NULL */
@@ -135,6 +145,7 @@ static const struct {
         { "got more than it asked", "vers=4.2,xprtsec=mtls,addr=10.0.0.1", "tls",
           "vers=4.2,xprtsec=mtls,addr=10.0.0.1", POLICY_REFUSE, false, false, SEV_INFO, NULL },
 };
+/* clang-format on */
 
 START_TEST(test_verify_tls)
 {
@@ -145,19 +156,23 @@ START_TEST(test_verify_tls)
 
         clients_before(&c, "nfs4", tls_rows[_i].before);
         ck_assert_int_eq(nfs_addr_parse("10.0.0.1", &primary), 0);
-        ck_assert_int_eq(nfs_mount_from_entry("nfs4", tls_rows[_i].newm, "/mnt/b", "srv:/b", makedev(0, 41),
-                                              &newm), 0);
-        struct verdict v = { .sharing = SHARE_NEW, .effective = 1,
+        ck_assert_int_eq(nfs_mount_from_entry("nfs4", tls_rows[_i].newm, "/mnt/b", "srv:/b",
+                                              makedev(0, 41), &newm),
+                         0);
+        struct verdict v = { .sharing = SHARE_NEW,
+                             .effective = 1,
                              .tls_want = tls_level_of(tls_rows[_i].want) };
         struct verify_result r = verify_mount(&newm, &v, &primary, &c, tls_rows[_i].pol);
-        ck_assert_msg(r.tls_lacking == tls_rows[_i].lacking, "row %d (%s): lacking", _i, tls_rows[_i].name);
-        ck_assert_msg(r.unmount == tls_rows[_i].unmount, "row %d (%s): unmount", _i, tls_rows[_i].name);
+        ck_assert_msg(r.tls_lacking == tls_rows[_i].lacking, "row %d (%s): lacking", _i,
+                      tls_rows[_i].name);
+        ck_assert_msg(r.unmount == tls_rows[_i].unmount, "row %d (%s): unmount", _i,
+                      tls_rows[_i].name);
         ck_assert_int_eq(verify_findings(&r, "/mnt/b", &newm, &primary, &c, &f), 0);
         ck_assert_uint_eq(f.n, 1 + tls_rows[_i].lacking);
         if (tls_rows[_i].lacking) {
                 ck_assert_int_eq(f.v[1].sev, tls_rows[_i].sev);
-                ck_assert_msg(strstr(f.v[1].text, tls_rows[_i].text), "row %d: %s\nlacks\n%s", _i, f.v[1].text,
-                              tls_rows[_i].text);
+                ck_assert_msg(strstr(f.v[1].text, tls_rows[_i].text), "row %d: %s\nlacks\n%s", _i,
+                              f.v[1].text, tls_rows[_i].text);
         }
         findings_done(&f);
         nfs_mount_done(&newm);

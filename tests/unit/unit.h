@@ -17,14 +17,14 @@
 /* "(null)" for NULL, so that messages never crash */
 #define S(x) ((x) ? (x) : "(null)")
 
-#define UNIT_MAIN(make_suite)                                       \
-        int main(void)                                              \
-        {                                                           \
-                SRunner *sr = srunner_create(make_suite());         \
-                srunner_run_all(sr, CK_ENV);                        \
-                int failed = srunner_ntests_failed(sr);             \
-                srunner_free(sr);                                   \
-                return failed ? EXIT_FAILURE : EXIT_SUCCESS;        \
+#define UNIT_MAIN(make_suite)                                \
+        int main(void)                                       \
+        {                                                    \
+                SRunner *sr = srunner_create(make_suite());  \
+                srunner_run_all(sr, CK_ENV);                 \
+                int failed = srunner_ntests_failed(sr);      \
+                srunner_free(sr);                            \
+                return failed ? EXIT_FAILURE : EXIT_SUCCESS; \
         }
 
 /* One test case of `tests` (with a fixture run around each when given) as a suite. */
@@ -42,12 +42,12 @@ static inline Suite *unit_suite(const char *name, SFun setup, SFun teardown,
 }
 
 /* main() of a test file whose tests are one case: UNIT_TESTS_MAIN("name", NULL, NULL, a, b) */
-#define UNIT_TESTS_MAIN(name, setup, teardown, ...)                                \
-        static Suite *make_suite(void)                                             \
-        {                                                                          \
-                const TTest *const tests[] = { __VA_ARGS__ };                      \
-                return unit_suite(name, setup, teardown, tests, ELEMS(tests));     \
-        }                                                                          \
+#define UNIT_TESTS_MAIN(name, setup, teardown, ...)                            \
+        static Suite *make_suite(void)                                         \
+        {                                                                      \
+                const TTest *const tests[] = { __VA_ARGS__ };                  \
+                return unit_suite(name, setup, teardown, tests, ELEMS(tests)); \
+        }                                                                      \
         UNIT_MAIN(make_suite)
 
 /* Appends to a growing string; used to render structures for one exact comparison. */
