@@ -87,10 +87,10 @@ tc_record_once_dev_added() {
 	# once verified, its superblock line is added to that file: nothing else of it rewritten
 	newmount 0:60 "$V3NEW"
 	local rec pid before ino theirs
-	# record_appears: waits (at most 3 s) for the helper's record, the one file there
+	# record_appears: waits (at most 3 s) for the helper's record (not the atomic writer's temporary file)
 	record_appears() {
 		for _ in $(seq 1 60); do
-			rec=$(ls "$T/run/mounts" 2>/dev/null | head -n1)
+			rec=$(ls "$T/run/mounts" 2>/dev/null | grep -v "\.tmp\." | head -n1)
 			[ -n "$rec" ] && rec=$T/run/mounts/$rec && [ -s "$rec" ] && return 0
 			sleep 0.05
 		done
