@@ -77,45 +77,20 @@ static int read_options(const struct cmd_env *env, const char *optstring)
 
         while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
                 switch (c) {
-                case 'o':
-                        o->columns = optarg;
-                        break;
-                case OPT_OUTPUT_ALL:
-                        o->all_columns = true;
-                        break;
-                case 'n':
-                        o->noheadings = true;
-                        break;
-                case 'r':
-                        o->raw = true;
-                        break;
-                case 'J':
-                        o->json = true;
-                        break;
-                case 'P':
-                        o->pairs = true;
-                        break;
-                case 'l':
-                        break;
-                case 'u':
-                        o->notruncate = true;
-                        break;
-                case 'T':
-                        o->target = optarg;
-                        break;
-                case 'S':
-                        o->source = optarg;
-                        break;
-                case OPT_PROMETHEUS:
-                        o->prometheus = optarg;
-                        break;
-                case 'h':
-                        return commands[ADMIN_HELP].run(env);
-                case 'V':
-                        return commands[ADMIN_VERSION].run(env);
-                default:
-                        fprintf(stderr, "Try 'nfs-tuned -h'.\n");
-                        return STATUS_EX_ERROR;
+                case 'o': o->columns = optarg; break;
+                case OPT_OUTPUT_ALL: o->all_columns = true; break;
+                case 'n': o->noheadings = true; break;
+                case 'r': o->raw = true; break;
+                case 'J': o->json = true; break;
+                case 'P': o->pairs = true; break;
+                case 'l': break;
+                case 'u': o->notruncate = true; break;
+                case 'T': o->target = optarg; break;
+                case 'S': o->source = optarg; break;
+                case OPT_PROMETHEUS: o->prometheus = optarg; break;
+                case 'h': return commands[ADMIN_HELP].run(env);
+                case 'V': return commands[ADMIN_VERSION].run(env);
+                default: fprintf(stderr, "Try 'nfs-tuned -h'.\n"); return STATUS_EX_ERROR;
                 }
         }
         return -1;

@@ -315,74 +315,30 @@ static void cell(int id, bool json, const struct status_report *rep, const struc
 
         buf[0] = '\0';
         switch (id) {
-        case COL_TARGET:
-                s = m->target;
-                break;
-        case COL_SOURCE:
-                s = m->source;
-                break;
-        case COL_SERVER:
-                nfs_addr_to_string(&m->addr, buf);
-                break;
-        case COL_PORT:
-                number(buf, n, m->port, true);
-                break;
-        case COL_PROTO:
-                s = m->transport;
-                break;
-        case COL_VERS:
-                nfs_version_to_string(m->vers, buf, n);
-                break;
-        case COL_SEC:
-                s = m->sec;
-                break;
-        case COL_TLS:
-                s = tls_level_to_string(tls_level_of(m->xprtsec));
-                break;
-        case COL_TLS_REQ:
-                s = r->tls_req;
-                break;
-        case COL_CLIENT:
-                client_key_text(m, buf, n);
-                break;
-        case COL_SET_BY:
-                s = r->set_by->target;
-                break;
-        case COL_REQ:
-                number(buf, n, r->req, r->req);
-                break;
-        case COL_REQ_FROM:
-                s = req_names[r->req_from];
-                break;
-        case COL_NCONNECT:
-                number(buf, n, m->nconnect, !r->nconnect_unknown);
-                break;
-        case COL_XPRTS:
-                number(buf, n, r->xprts, r->xprts >= 0);
-                break;
-        case COL_LIVE:
-                number(buf, n, r->live, r->live >= 0);
-                break;
+        case COL_TARGET: s = m->target; break;
+        case COL_SOURCE: s = m->source; break;
+        case COL_SERVER: nfs_addr_to_string(&m->addr, buf); break;
+        case COL_PORT: number(buf, n, m->port, true); break;
+        case COL_PROTO: s = m->transport; break;
+        case COL_VERS: nfs_version_to_string(m->vers, buf, n); break;
+        case COL_SEC: s = m->sec; break;
+        case COL_TLS: s = tls_level_to_string(tls_level_of(m->xprtsec)); break;
+        case COL_TLS_REQ: s = r->tls_req; break;
+        case COL_CLIENT: client_key_text(m, buf, n); break;
+        case COL_SET_BY: s = r->set_by->target; break;
+        case COL_REQ: number(buf, n, r->req, r->req); break;
+        case COL_REQ_FROM: s = req_names[r->req_from]; break;
+        case COL_NCONNECT: number(buf, n, m->nconnect, !r->nconnect_unknown); break;
+        case COL_XPRTS: number(buf, n, r->xprts, r->xprts >= 0); break;
+        case COL_LIVE: number(buf, n, r->live, r->live >= 0); break;
         case COL_XPRT_SENDS:
         case COL_XPRT_RECVS:
-        case COL_XPRT_BACKLOG:
-                per_xprt(r, id, buf, n, json ? "\n" : ",");
-                break;
-        case COL_RA:
-                number(buf, n, r->ra_now, r->ra_now >= 0);
-                break;
-        case COL_RA_WANT:
-                number(buf, n, (long long)r->ra_want, r->ra_want);
-                break;
-        case COL_RECORD:
-                s = record_names[r->record];
-                break;
-        case COL_MAJMIN:
-                snprintf(buf, n, "%u:%u", major(m->dev), minor(m->dev));
-                break;
-        case COL_FINDINGS:
-                codes_of(rep, r, buf, n, json ? "\n" : ",");
-                break;
+        case COL_XPRT_BACKLOG: per_xprt(r, id, buf, n, json ? "\n" : ","); break;
+        case COL_RA: number(buf, n, r->ra_now, r->ra_now >= 0); break;
+        case COL_RA_WANT: number(buf, n, (long long)r->ra_want, r->ra_want); break;
+        case COL_RECORD: s = record_names[r->record]; break;
+        case COL_MAJMIN: snprintf(buf, n, "%u:%u", major(m->dev), minor(m->dev)); break;
+        case COL_FINDINGS: codes_of(rep, r, buf, n, json ? "\n" : ","); break;
         }
         if (s)
                 snprintf(buf, n, "%s", s);

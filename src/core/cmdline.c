@@ -86,18 +86,10 @@ static int parse_short(struct cmdline *c, int argc, char *const *argv, int *i,
         for (const char *p = argv[*i] + 1; *p; p++) {
                 const char *arg;
                 switch (*p) {
-                case 's':
-                        c->sloppy = true;
-                        continue;
-                case 'f':
-                        c->fake = true;
-                        continue;
-                case 'n':
-                        c->nomtab = true;
-                        continue;
-                case 'v':
-                        c->verbose++;
-                        continue;
+                case 's': c->sloppy = true; continue;
+                case 'f': c->fake = true; continue;
+                case 'n': c->nomtab = true; continue;
+                case 'v': c->verbose++; continue;
                 case 'r':
                         c->ro = true;
                         c->rw = false;
@@ -106,19 +98,12 @@ static int parse_short(struct cmdline *c, int argc, char *const *argv, int *i,
                         c->rw = true;
                         c->ro = false;
                         continue;
-                case 'h':
-                        c->mode = RUN_HELP;
-                        continue;
-                case 'V':
-                        c->mode = RUN_VERSION;
-                        continue;
+                case 'h': c->mode = RUN_HELP; continue;
+                case 'V': c->mode = RUN_VERSION; continue;
                 case 'o':
                 case 't':
-                case 'N':
-                        break;
-                default:
-                        snprintf(err, CMDLINE_ERR_MAX, "unknown option '-%c'", *p);
-                        return -EINVAL;
+                case 'N': break;
+                default: snprintf(err, CMDLINE_ERR_MAX, "unknown option '-%c'", *p); return -EINVAL;
                 }
                 /* an option with an argument: the rest of this word, or the next */
                 if (p[1])

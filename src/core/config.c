@@ -66,14 +66,10 @@ int config_add_source(struct config *c, const char *fmt, ...)
 const char *section_kind_to_string(enum section_kind k)
 {
         switch (k) {
-        case SECTION_GLOBAL:
-                return "global";
-        case SECTION_SERVER:
-                return "server";
-        case SECTION_MOUNTPOINT:
-                return "mountpoint";
-        case SECTION_PROFILE:
-                return "profile";
+        case SECTION_GLOBAL: return "global";
+        case SECTION_SERVER: return "server";
+        case SECTION_MOUNTPOINT: return "mountpoint";
+        case SECTION_PROFILE: return "profile";
         }
         return "?";
 }

@@ -22,10 +22,8 @@ static bool has_glob(const char *s)
 bool section_matches(const struct conf_section *s, const struct match_input *in)
 {
         switch (s->kind) {
-        case SECTION_GLOBAL:
-                return true;
-        case SECTION_PROFILE:
-                return false; /* applies only when named (config_merge()) */
+        case SECTION_GLOBAL: return true;
+        case SECTION_PROFILE: return false; /* applies only when named (config_merge()) */
         case SECTION_MOUNTPOINT: {
                 if (!in->dir)
                         return false;

@@ -50,14 +50,12 @@ const char *read_ahead_to_string(const struct read_ahead *ra, char buf[static RE
 unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize)
 {
         switch (ra->kind) {
-        case READ_AHEAD_KB:
-                return ra->n;
+        case READ_AHEAD_KB: return ra->n;
         case READ_AHEAD_RSIZE_MULT: {
                 unsigned long kb = ra->n * (rsize / 1024);
                 return kb > READ_AHEAD_KB_MAX ? READ_AHEAD_KB_MAX : kb;
         }
-        case READ_AHEAD_KEEP:
-                break;
+        case READ_AHEAD_KEEP: break;
         }
         return 0;
 }

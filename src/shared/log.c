@@ -38,14 +38,10 @@ void log_open_syslog(const char *ident)
 static int syslog_priority(enum severity sev)
 {
         switch (sev) {
-        case SEV_INFO:
-                return LOG_INFO;
-        case SEV_NOTICE:
-                return LOG_NOTICE;
-        case SEV_WARNING:
-                return LOG_WARNING;
-        case SEV_ERROR:
-                break;
+        case SEV_INFO: return LOG_INFO;
+        case SEV_NOTICE: return LOG_NOTICE;
+        case SEV_WARNING: return LOG_WARNING;
+        case SEV_ERROR: break;
         }
         return LOG_ERR;
 }

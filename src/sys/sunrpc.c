@@ -74,6 +74,17 @@ static int read_destination(const struct paths *p, const char *dir, struct rpc_s
         return -ENOENT;
 }
 
+/* The sunrpc sysfs directory of transport switches, opened (*ret), its path in *ret_top. */
+static int open_switches(const struct paths *p, char **ret_top, DIR **ret)
+{
+        if (asprintf(ret_top, "%s/kernel/sunrpc/xprt-switches", p->sysfs) < 0) {
+                *ret_top = NULL;
+                return -ENOMEM;
+        }
+        *ret = opendir(*ret_top);
+        return *ret ? 0 : -errno;
+}
+
 int load_rpc_switches(const struct paths *p, struct rpc_switch **ret, size_t *ret_n)
 {
         _cleanup_free_ char *top = NULL;
@@ -82,11 +93,10 @@ int load_rpc_switches(const struct paths *p, struct rpc_switch **ret, size_t *re
         unsigned long nx;
         size_t n = 0;
 
-        if (asprintf(&top, "%s/kernel/sunrpc/xprt-switches", p->sysfs) < 0)
-                return -ENOMEM;
-        _cleanup_(closedirp) DIR *d = opendir(top);
-        if (!d)
-                return -errno;
+        _cleanup_(closedirp) DIR *d = NULL;
+        int rs = open_switches(p, &top, &d);
+        if (rs < 0)
+                return rs;
         for (struct dirent *de; (de = readdir(d));) {
                 struct rpc_switch sw = { 0 };
                 if (strncmp(de->d_name, "switch-", 7) != 0)
@@ -175,11 +185,10 @@ int load_rpc_xprt_states(const struct paths *p, struct xprt_state **ret, size_t 
         size_t n = 0;
         int r = 0;
 
-        if (asprintf(&top, "%s/kernel/sunrpc/xprt-switches", p->sysfs) < 0)
-                return -ENOMEM;
-        _cleanup_(closedirp) DIR *d = opendir(top);
-        if (!d)
-                return -errno;
+        _cleanup_(closedirp) DIR *d = NULL;
+        int rs = open_switches(p, &top, &d);
+        if (rs < 0)
+                return rs;
         for (struct dirent *de; r == 0 && (de = readdir(d));) {
                 if (strncmp(de->d_name, "switch-", 7) != 0)
                         continue;
