@@ -53,7 +53,7 @@ k8s_host() {
 	k8s_conf >/etc/nfs-tuned.conf.d/50-kubernetes.conf
 }
 
-# the container's side: PID 1 of it is this shell, in its new mount namespace
+# the container's side: this shell, in its new mount namespace, then runs the plugin's command
 k8s_enter() {
 	# on the plugin's private root mount: these mounts stay in its namespace; the pods
 	# directory's is a bind of a directory of the host's /, so a peer of it (Bidirectional):
