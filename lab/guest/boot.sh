@@ -7,6 +7,11 @@
 #   boot.sh check     (lab-check.service, once remote-fs.target is done: the checks, the
 #                      results to /lab/results, power off)
 . /lab/guest/lib.sh
+. /lab/guest/kubernetes.sh
+. /lab/guest/params
+# lab/run --boot NAME...: only these groups of checks after the boot's own (fifty: the fifty
+# mounts and the one-mount figures; kubernetes: the CSI path, kubernetes.sh); none: all
+want() { [ -z "${LAB_SCENARIOS:-}" ] || [[ " $LAB_SCENARIOS " == *" $1 "* ]]; }
 
 # export:nconnect; all distinct, so exactly one mount sets the client and the others share it
 # (NFSv4.2: a client of its own, apart from the fifty below)
@@ -35,6 +40,12 @@ prepare() {
 	local deb m
 	deb=$(ls /lab/debs/nfs-tuned_*.deb 2>/dev/null | grep -v '~prev' | head -n1)
 	[ -n "$deb" ] || { echo "no nfs-tuned package in /lab/debs"; return 1; }
+	# the CSI node plugin's root, from this tree before the package is on it (kubernetes.sh)
+	if want kubernetes; then
+		local t0=$EPOCHREALTIME
+		k8s_prepare "$deb" || { echo "the node plugin's root could not be made"; rm -rf "$K8S_ROOT"; }
+		echo "$t0 $EPOCHREALTIME" | awk '{ printf "the node plugin root took %.1f s\n", $2 - $1 }'
+	fi
 	DEBIAN_FRONTEND=noninteractive dpkg -i "$deb" || return 1
 	# a default the kernel shows for every mount: each went through the helper; and a
 	# read-ahead, as the shipped example and every vendor profile set one (the helper writes
@@ -320,8 +331,11 @@ check() {
 	t fstab-mounted-through-helper b_mounted
 	t mounts-started-in-parallel b_parallel
 	t nconnect-is-what-the-helper-said b_nconnect
-	t fifty-mounts b_fifty
-	t one-mount-cost b_one_mount
+	if want fifty; then
+		t fifty-mounts b_fifty
+		t one-mount-cost b_one_mount
+	fi
+	want kubernetes && k8s_checks
 	local results=/lab/results
 	cp "$LAB_LINES" "$results/lines"
 	cp "$LAB_DETAILS" "$results/details.log" 2>/dev/null
