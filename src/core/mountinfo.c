@@ -2,9 +2,12 @@
 #include "core/mountinfo.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "core/opts.h"
 #include "shared/macro.h"
@@ -19,62 +22,90 @@ void nfs_mount_done(struct nfs_mount *m)
         *m = (struct nfs_mount){ 0 };
 }
 
+/* A super option's value as a string, when it fits `buf` (no figure the helper reads is long). */
+static const char *value_of(const struct optspan *o, char *buf, size_t size)
+{
+        if (!o->value || o->valuelen >= size)
+                return NULL;
+        memcpy(buf, o->value, o->valuelen);
+        buf[o->valuelen] = '\0';
+        return buf;
+}
+
+/* A value into a short field: cut at its size, as the field is (no printf on the mount path). */
+static void copy_cut(char *dst, size_t size, const struct optspan *o, size_t len)
+{
+        len = len < size - 1 ? len : size - 1;
+        memcpy(dst, o->value, len);
+        dst[len] = '\0';
+}
+
 int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char *target,
                          const char *source, dev_t dev, struct nfs_mount *ret)
 {
-        struct optlist l = { 0 };
         struct nfs_mount m = {
                 .dev = dev, .port = NFS_PORT, .transport = "tcp", .xprtsec = "none", .nconnect = 1
         };
-        const struct opt *o;
+        /* the options read, the last of each name: the kernel's own order wins */
+        struct optspan addr = { 0 }, vers = { 0 }, proto = { 0 }, port = { 0 }, xprtsec = { 0 },
+                       sec = { 0 }, nconnect = { 0 }, rsize = { 0 }, o;
+        char buf[64];
+        const char *v;
         unsigned long u;
-        int r = -ENOENT;
+        int r;
 
         if (!fstype || (!streq(fstype, "nfs") && !streq(fstype, "nfs4")))
                 return -ENOENT;
-        if (optlist_parse(&l, super_opts) < 0)
-                goto out;
+        while (super_opts && (r = optstr_next(&super_opts, &o)) > 0) {
+                struct optspan *slot = optspan_is(&o, "addr")       ? &addr
+                                       : optspan_is(&o, "vers")     ? &vers
+                                       : optspan_is(&o, "proto")    ? &proto
+                                       : optspan_is(&o, "port")     ? &port
+                                       : optspan_is(&o, "xprtsec")  ? &xprtsec
+                                       : optspan_is(&o, "sec")      ? &sec
+                                       : optspan_is(&o, "nconnect") ? &nconnect
+                                       : optspan_is(&o, "rsize")    ? &rsize
+                                                                    : NULL;
+                if (slot)
+                        *slot = o;
+        }
+        if (super_opts && r < 0)
+                return -ENOENT;
         /* no addr= (e.g. a local "nfs" over a unix socket): nothing the kernel keys on */
-        if (!(o = optlist_find(&l, "addr")) || nfs_addr_parse(o->value, &m.addr) < 0)
-                goto out;
-        if (!(o = optlist_find(&l, "vers")) || nfs_version_parse(o->value, &m.vers) < 0) {
+        if (!(v = value_of(&addr, buf, sizeof(buf))) || nfs_addr_parse(v, &m.addr) < 0)
+                return -ENOENT;
+        if (!(v = value_of(&vers, buf, sizeof(buf))) || nfs_version_parse(v, &m.vers) < 0) {
                 m.vers = (struct nfs_version){ streq(fstype, "nfs4") ? 4 : 3, 0 };
-                if (o)
+                if (vers.name)
                         m.unreadable = "vers";
         }
         if (m.vers.major == 4 && m.vers.minor < 0)
                 m.vers.minor = 0;
-        if ((o = optlist_find(&l, "proto")) && o->value) {
-                size_t n = strcspn(o->value, "6");
-                snprintf(m.transport, sizeof(m.transport), "%.*s", (int)n, o->value);
-        }
-        if ((o = optlist_find(&l, "port")) && parse_uint(o->value, 1, 65535, &u) == 0)
+        if ((v = value_of(&proto, buf, sizeof(buf))))
+                copy_cut(m.transport, sizeof(m.transport), &proto, strcspn(v, "6"));
+        if ((v = value_of(&port, buf, sizeof(buf))) && parse_uint(v, 1, 65535, &u) == 0)
                 m.port = (unsigned)u;
-        else if (o)
+        else if (port.name)
                 m.unreadable = "port";
-        if ((o = optlist_find(&l, "xprtsec")) && o->value)
-                snprintf(m.xprtsec, sizeof(m.xprtsec), "%s", o->value);
-        if ((o = optlist_find(&l, "sec")) && o->value)
-                snprintf(m.sec, sizeof(m.sec), "%s", o->value);
-        if ((o = optlist_find(&l, "nconnect")) &&
-            parse_uint(o->value, 1, NCONNECT_KERNEL_MAX, &u) == 0)
+        if (value_of(&xprtsec, buf, sizeof(buf)))
+                copy_cut(m.xprtsec, sizeof(m.xprtsec), &xprtsec, xprtsec.valuelen);
+        if (value_of(&sec, buf, sizeof(buf)))
+                copy_cut(m.sec, sizeof(m.sec), &sec, sec.valuelen);
+        if ((v = value_of(&nconnect, buf, sizeof(buf))) &&
+            parse_uint(v, 1, NCONNECT_KERNEL_MAX, &u) == 0)
                 m.nconnect = (unsigned)u;
-        else if (o)
+        else if (nconnect.name)
                 m.unreadable = "nconnect";
-        if ((o = optlist_find(&l, "rsize")))
-                (void)parse_uint(o->value, 0, 1UL << 30, &m.rsize);
+        if ((v = value_of(&rsize, buf, sizeof(buf))))
+                (void)parse_uint(v, 0, 1UL << 30, &m.rsize);
         m.target = strdup(target ? target : "");
         m.source = strdup(source ? source : "");
         if (!m.target || !m.source) {
                 nfs_mount_done(&m);
-                r = -ENOMEM;
-                goto out;
+                return -ENOMEM;
         }
         *ret = m;
-        r = 0;
-out:
-        optlist_done(&l);
-        return r;
+        return 0;
 }
 
 static bool is_octal(char c)
@@ -82,26 +113,95 @@ static bool is_octal(char c)
         return c >= '0' && c <= '7';
 }
 
-bool mountinfo_line_target_is(const char *line, size_t len, const char *target)
+static bool is_blank(char c)
 {
-        const char *p = line, *end = line + len;
+        return c == ' ' || c == '\t';
+}
 
-        /* ID, parent ID, major:minor, root */
-        for (int field = 0; field < 4; field++) {
-                const char *sp = memchr(p, ' ', (size_t)(end - p));
-                if (!sp)
-                        return false;
-                p = sp + 1;
+static char *skip_blanks(char *p)
+{
+        while (is_blank(*p))
+                p++;
+        return p;
+}
+
+/* The field at *p up to a blank or the end, decoded in place and NUL-terminated; *p after it. */
+static char *field(char **p)
+{
+        char *start = *p, *r = start + strcspn(start, " \t\\"), *w = r;
+
+        /* up to the first blank or backslash nothing moves (most lines have none) */
+        while (*r && !is_blank(*r)) {
+                if (r[0] == '\\' && is_octal(r[1]) && is_octal(r[2]) && is_octal(r[3])) {
+                        *w++ = (char)(((r[1] - '0') << 6) | ((r[2] - '0') << 3) | (r[3] - '0'));
+                        r += 4;
+                } else
+                        *w++ = *r++;
         }
-        while (p < end && *p != ' ' && *p != '\n') {
-                char c = *p++;
-                if (c == '\\' && end - p >= 3 && is_octal(p[0]) && is_octal(p[1]) &&
-                    is_octal(p[2])) {
-                        c = (char)(((p[0] - '0') << 6) | ((p[1] - '0') << 3) | (p[2] - '0'));
-                        p += 3;
-                }
-                if (*target == '\0' || *target++ != c)
-                        return false;
+        *p = *r ? r + 1 : r;
+        *w = '\0';
+        return start;
+}
+
+/* A decimal number ending at a blank (or, for a major, at ':'). */
+static int number(char **p, char end, unsigned long max, unsigned long *ret)
+{
+        char *s = *p;
+        unsigned long v = 0;
+
+        if (*s < '0' || *s > '9')
+                return -EINVAL;
+        for (; *s >= '0' && *s <= '9'; s++) {
+                if (v > (max - (unsigned long)(*s - '0')) / 10)
+                        return -EINVAL;
+                v = v * 10 + (unsigned long)(*s - '0');
         }
-        return *target == '\0';
+        if (end ? *s != end : !is_blank(*s))
+                return -EINVAL;
+        *p = s + 1;
+        *ret = v;
+        return 0;
+}
+
+int mountinfo_split(char *line, struct mountinfo_entry *ret)
+{
+        unsigned long id, parent, major, minor;
+        size_t len = strlen(line);
+        char *p = line, *dash;
+
+        if (len && line[len - 1] == '\n')
+                line[--len] = '\0';
+        if (number(&p, 0, INT_MAX, &id) < 0)
+                return -EINVAL;
+        p = skip_blanks(p);
+        if (number(&p, 0, INT_MAX, &parent) < 0)
+                return -EINVAL;
+        p = skip_blanks(p);
+        if (number(&p, ':', UINT_MAX, &major) < 0 || number(&p, 0, UINT_MAX, &minor) < 0)
+                return -EINVAL;
+        /* the optional fields end at " - ", which no field before it holds undecoded */
+        if (!(dash = strstr(p, " - ")))
+                return -EINVAL;
+        *dash = '\0';
+        struct mountinfo_entry e = { .id = (int)id,
+                                     .parent = (int)parent,
+                                     .dev = makedev(major, minor) };
+        p = skip_blanks(p);
+        e.root = field(&p);
+        p = skip_blanks(p);
+        e.target = field(&p);
+        p = skip_blanks(p);
+        e.vfs_opts = field(&p);
+        if (!*e.root || !*e.target || !*e.vfs_opts)
+                return -EINVAL;
+        p = skip_blanks(dash + 3);
+        e.fstype = field(&p);
+        if (!*e.fstype || !*p)
+                return -EINVAL;
+        /* two blanks after the type: an empty source */
+        e.source = is_blank(*p) ? "" : field(&p);
+        p = skip_blanks(p);
+        e.super_opts = field(&p);
+        *ret = e;
+        return 0;
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -35,10 +34,24 @@ void nfs_mount_done(struct nfs_mount *m);
 int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char *target,
                          const char *source, dev_t dev, struct nfs_mount *ret);
 
+/* One line of mountinfo (proc_pid_mountinfo(5)), its fields decoded in place. */
+struct mountinfo_entry {
+        int id;
+        int parent;
+        dev_t dev; /* major:minor: the superblock's device */
+        const char *root;
+        const char *target; /* the mount point (" (deleted)" at its end when it was removed) */
+        const char *vfs_opts;
+        const char *fstype;
+        const char *source; /* "" when the kernel shows none */
+        const char *super_opts;
+};
+
 /*
- * Whether the mountinfo line `line` (`len` bytes) has `target` as its mount point, the fifth
- * field, which the kernel writes with space, tab, newline and backslash as \ooo (libmount
- * reads it back the same way).  The verification hands libmount only these lines: the mount
- * just made is one of them, and the rest of the table is not parsed for it.
+ * Splits the mountinfo line `line` (NUL-terminated; a newline at its end is dropped) in place:
+ * each field ends in a NUL and the kernel's \ooo escapes (space, tab, newline, backslash) are
+ * decoded.  Fields are separated by blanks, and " - " ends the optional fields, as libmount
+ * reads them (the unit test holds the two together).  0, or -EINVAL when it is no mountinfo
+ * line.  Nothing is allocated: the mount path reads every line of the table with it.
  */
-bool mountinfo_line_target_is(const char *line, size_t len, const char *target);
+int mountinfo_split(char *line, struct mountinfo_entry *ret);

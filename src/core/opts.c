@@ -3,8 +3,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
-#include <libmount.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,34 +38,53 @@ int optlist_add(struct optlist *l, const char *name, const char *value)
         return 0;
 }
 
+int optstr_next(const char **p, struct optspan *ret)
+{
+        const char *s = *p, *sep = NULL;
+        bool quoted = false;
+
+        while (*s == ',')
+                s++;
+        if (!*s) {
+                *p = s;
+                return 0;
+        }
+        const char *start = s;
+        for (; *s && (quoted || *s != ','); s++) {
+                if (*s == '"')
+                        quoted = !quoted;
+                else if (!quoted && !sep && *s == '=')
+                        sep = s;
+        }
+        /* an unclosed quote would swallow the rest of the string into one value */
+        if (quoted || sep == start)
+                return -EINVAL;
+        *ret = (struct optspan){
+                .name = start,
+                .namelen = (size_t)((sep ? sep : s) - start),
+                .value = sep ? sep + 1 : NULL,
+                .valuelen = sep ? (size_t)(s - sep - 1) : 0,
+        };
+        *p = s;
+        return 1;
+}
+
 int optlist_parse(struct optlist *l, const char *optstr)
 {
+        struct optspan o;
+        int r;
+
         if (!optstr)
                 return 0;
-        /* libmount stops at an unclosed quote and would drop the rest silently */
-        size_t quotes = 0;
-        for (const char *q = optstr; *q; q++)
-                quotes += *q == '"';
-        if (quotes % 2)
-                return -EINVAL;
-        _cleanup_free_ char *copy = strdup(optstr);
-        if (!copy)
-                return -ENOMEM;
-        char *p = copy, *name, *value;
-        size_t namesz, valuesz;
-        int r;
-        while ((r = mnt_optstr_next_option(&p, &name, &namesz, &value, &valuesz)) == 0) {
-                if (namesz == 0 || *name == '=')
-                        return -EINVAL; /* "=x" */
-                _cleanup_free_ char *n = strndup(name, namesz);
-                _cleanup_free_ char *v = value ? strndup(value, valuesz) : NULL;
-                if (!n || (value && !v))
+        while ((r = optstr_next(&optstr, &o)) > 0) {
+                _cleanup_free_ char *n = strndup(o.name, o.namelen);
+                _cleanup_free_ char *v = o.value ? strndup(o.value, o.valuelen) : NULL;
+                if (!n || (o.value && !v))
                         return -ENOMEM;
-                r = optlist_add(l, n, v);
-                if (r < 0)
+                if ((r = optlist_add(l, n, v)) < 0)
                         return r;
         }
-        return r < 0 ? -EINVAL : 0;
+        return r;
 }
 
 const struct opt *optlist_find(const struct optlist *l, const char *name)

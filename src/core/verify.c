@@ -69,7 +69,9 @@ int verify_findings(const struct verify_result *r, const char *dir, const struct
         char abuf[NFS_ADDR_STRLEN], pbuf[NFS_ADDR_STRLEN], vbuf[32];
         _cleanup_free_ char *ms = NULL;
 
-        if (r->joined && !(ms = verdict_describe_mounts(r->joined, before)))
+        /* the mounts of the client joined are listed only in a warning (a hundred at a boot) */
+        if ((r->nconnect_differs || r->addr_differs || r->tls_lacking) && r->joined &&
+            !(ms = verdict_describe_mounts(r->joined, before)))
                 return -ENOMEM;
         if (findings_add(
                     out, SEV_INFO,

@@ -2,7 +2,6 @@
 #include "sys/bdi.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +19,7 @@
 
 #include "core/nfsfs.h"
 #include "shared/macro.h"
+#include "sys/dl.h"
 #include "sys/mounttable.h"
 #include "sys/paths.h"
 
@@ -49,22 +49,13 @@
 
 struct libudev {
         void *handle;
-#define UDEV_FIELD(f) typeof(&f) f;
-        UDEV_FUNCTIONS(UDEV_FIELD)
-#undef UDEV_FIELD
+        UDEV_FUNCTIONS(DL_FIELD)
 };
 
-/* 0, or -ENOENT when the library or one of its functions is not there. */
+/* 0, or -ELIBACC when the library or one of its functions is not there. */
 static int libudev_load(struct libudev *l)
 {
-        l->handle = dlopen(LIBUDEV_SONAME, RTLD_NOW | RTLD_LOCAL);
-        if (!l->handle)
-                return -ENOENT;
-#define UDEV_SYM(f)                                     \
-        if (!(l->f = (typeof(&f))dlsym(l->handle, #f))) \
-                return -ENOENT;
-        UDEV_FUNCTIONS(UDEV_SYM)
-#undef UDEV_SYM
+        DL_OPEN(l, LIBUDEV_SONAME, UDEV_FUNCTIONS);
         return 0;
 }
 

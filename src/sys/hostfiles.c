@@ -15,8 +15,8 @@
 #include "shared/array.h"
 #include "shared/macro.h"
 #include "sys/chase.h"
+#include "sys/dl.h"
 #include "sys/fileio.h"
-#include "sys/mounttable.h"
 
 /* Largest rule or nfsmount.conf file looked at. */
 #define HOST_FILE_MAX (1024 * 1024)
@@ -72,9 +72,57 @@ int load_mountstats(const struct paths *p, struct mountstats *ret)
         return r;
 }
 
-static int add_fstab_entry(struct libmnt_fs *fs, unsigned pos, struct fstab_nfs **v, size_t *n)
+/*
+ * libmount reads fstab as mount(8) does.  It is loaded when fstab is first read (a user's mount,
+ * status), not linked: with libblkid, libselinux and libpcre2 it would cost every start of the
+ * helper about a third of a millisecond (sys/dl.h).
+ */
+#define LIBMOUNT_SONAME "libmount.so.1"
+#define LIBMOUNT_FUNCTIONS(X)         \
+        X(mnt_new_table)              \
+        X(mnt_unref_table)            \
+        X(mnt_new_iter)               \
+        X(mnt_free_iter)              \
+        X(mnt_table_set_userdata)     \
+        X(mnt_table_get_userdata)     \
+        X(mnt_table_set_parser_errcb) \
+        X(mnt_table_parse_stream)     \
+        X(mnt_table_next_fs)          \
+        X(mnt_fs_get_fstype)          \
+        X(mnt_fs_get_options)         \
+        X(mnt_fs_get_source)          \
+        X(mnt_fs_get_target)
+
+struct libmount {
+        void *handle;
+        LIBMOUNT_FUNCTIONS(DL_FIELD)
+};
+
+/* Loaded once for the process, on first use. */
+static struct libmount libmount;
+
+static int libmount_open(struct libmount *l)
 {
-        const char *type = mnt_fs_get_fstype(fs), *o = mnt_fs_get_options(fs);
+        DL_OPEN(l, LIBMOUNT_SONAME, LIBMOUNT_FUNCTIONS);
+        return 0;
+}
+
+/* 0 or -ELIBACC. */
+static int libmount_load(const struct libmount **ret)
+{
+        static int r = 1;
+
+        if (r > 0)
+                r = libmount_open(&libmount);
+        *ret = &libmount;
+        return r;
+}
+
+static int add_fstab_entry(const struct libmount *lm, struct libmnt_fs *fs, unsigned pos,
+                           struct fstab_nfs **v, size_t *n)
+{
+        const char *type = lm->mnt_fs_get_fstype(fs), *o = lm->mnt_fs_get_options(fs);
+        const char *spec = lm->mnt_fs_get_source(fs), *target = lm->mnt_fs_get_target(fs);
 
         /* nfs-tuned: the helper's own type, for hosts where it is not in front of mount.nfs */
         if (!type || (!streq(type, "nfs") && !streq(type, "nfs4") && !streq(type, "nfs-tuned")))
@@ -82,8 +130,8 @@ static int add_fstab_entry(struct libmnt_fs *fs, unsigned pos, struct fstab_nfs 
         if (array_grow(v, *n) < 0)
                 return -ENOMEM;
         struct fstab_nfs e = {
-                .spec = strdup(mnt_fs_get_source(fs) ? mnt_fs_get_source(fs) : ""),
-                .target = strdup(mnt_fs_get_target(fs) ? mnt_fs_get_target(fs) : ""),
+                .spec = strdup(spec ? spec : ""),
+                .target = strdup(target ? target : ""),
                 .fstype = strdup(type),
                 .options = strdup(o ? o : ""),
                 .pos = pos,
@@ -95,7 +143,7 @@ static int add_fstab_entry(struct libmnt_fs *fs, unsigned pos, struct fstab_nfs 
 /* A line of fstab libmount cannot parse: skipped (as mount -a does), and said. */
 static int fstab_parse_error(struct libmnt_table *t, const char *file, int line)
 {
-        struct read_errors *errs = mnt_table_get_userdata(t);
+        struct read_errors *errs = libmount.mnt_table_get_userdata(t);
         return read_errors_add(errs, file, -EINVAL, (unsigned)line) < 0 ? -ENOMEM : 1;
 }
 
@@ -108,8 +156,8 @@ static int open_fstab(const struct paths *p, bool trusted)
 }
 
 /* fstab whole (a regular file, as libmount wants it) into `t`; what fails goes to `errs`. */
-static int parse_fstab(const struct paths *p, bool trusted, struct libmnt_table *t,
-                       struct read_errors *errs)
+static int parse_fstab(const struct libmount *lm, const struct paths *p, bool trusted,
+                       struct libmnt_table *t, struct read_errors *errs)
 {
         _cleanup_free_ char *text = NULL;
         _cleanup_(closep) int fd = open_fstab(p, trusted);
@@ -121,9 +169,9 @@ static int parse_fstab(const struct paths *p, bool trusted, struct libmnt_table 
                 return r == -ENOMEM ? r : unreadable(errs, p->fstab, r);
         if (!(f = fmemopen(text, len, "r")))
                 return len ? -ENOMEM : 0;
-        mnt_table_set_userdata(t, errs);
-        mnt_table_set_parser_errcb(t, fstab_parse_error);
-        r = mnt_table_parse_stream(t, f, p->fstab);
+        lm->mnt_table_set_userdata(t, errs);
+        lm->mnt_table_set_parser_errcb(t, fstab_parse_error);
+        r = lm->mnt_table_parse_stream(t, f, p->fstab);
         fclose(f);
         return r == -ENOMEM ? r : r < 0 ? read_errors_add(errs, p->fstab, r, 0) : 0;
 }
@@ -131,17 +179,28 @@ static int parse_fstab(const struct paths *p, bool trusted, struct libmnt_table 
 int load_fstab_nfs(const struct paths *p, bool trusted, struct fstab_nfs **ret, size_t *ret_n,
                    struct read_errors *errs)
 {
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
-        struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+        const struct libmount *lm;
+        struct libmnt_table *t = NULL;
+        struct libmnt_iter *it = NULL;
         struct libmnt_fs *fs;
         unsigned pos = 0;
-        int r = it && t ? parse_fstab(p, trusted, t, errs) : -ENOMEM;
+        int r;
 
         *ret = NULL;
         *ret_n = 0;
-        while (t && r == 0 && mnt_table_next_fs(t, it, &fs) == 0)
-                r = add_fstab_entry(fs, ++pos, ret, ret_n);
-        mnt_free_iter(it);
+        /* no libmount: fstab cannot be read, and is as none (a user's mount then keeps none of
+         * the helper's keys from its command line) */
+        if (libmount_load(&lm) < 0)
+                return read_errors_add(errs, p->fstab, -ELIBACC, 0);
+        t = lm->mnt_new_table();
+        it = lm->mnt_new_iter(MNT_ITER_FORWARD);
+        r = it && t ? parse_fstab(lm, p, trusted, t, errs) : -ENOMEM;
+        while (t && r == 0 && lm->mnt_table_next_fs(t, it, &fs) == 0)
+                r = add_fstab_entry(lm, fs, ++pos, ret, ret_n);
+        if (it)
+                lm->mnt_free_iter(it);
+        if (t)
+                lm->mnt_unref_table(t);
         if (r < 0) {
                 fstab_nfs_free(*ret, *ret_n);
                 *ret = NULL;

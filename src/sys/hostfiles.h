@@ -27,11 +27,11 @@ void read_errors_done(struct read_errors *e);
 int load_mountstats(const struct paths *p, struct mountstats *ret);
 
 /*
- * The NFS entries of p->fstab (libmount), strings owned; addr NULL (the front resolves).  The
+ * The NFS entries of p->fstab (libmount, loaded on first use), strings owned; addr NULL (the front resolves).  The
  * one fstab reader: `trusted` (the setuid mount path, where fstab is the admin's word on a
  * user's mount) reaches it as root must (sys/chase.c), and one that fails is as none.  A
- * missing fstab has none; one that cannot be read, or a line that cannot be parsed, is added to
- * `errs`.  0 or -ENOMEM.
+ * missing fstab has none; one that cannot be read, a line that cannot be parsed, or a libmount that
+ * cannot be loaded (-ELIBACC) is added to `errs`.  0 or -ENOMEM.
  */
 int load_fstab_nfs(const struct paths *p, bool trusted, struct fstab_nfs **ret, size_t *ret_n,
                    struct read_errors *errs);

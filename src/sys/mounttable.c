@@ -3,24 +3,20 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libmount.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/mountinfo.h"
 #include "core/nfsfs.h"
+#include "core/opts.h"
 #include "shared/array.h"
 #include "shared/macro.h"
 #include "sys/fileio.h"
 
 /* Largest /proc/fs/nfsfs file read: thousands of clients fit. */
 #define NFSFS_FILE_MAX (16 * 1024 * 1024)
-
-static inline void mnt_free_iterp(struct libmnt_iter **i)
-{
-        mnt_free_iter(*i);
-}
 
 int read_nfsfs(const struct paths *p, const char *name, char **ret)
 {
@@ -31,7 +27,7 @@ int read_nfsfs(const struct paths *p, const char *name, char **ret)
         return fd < 0 ? fd : read_fd(fd, NFSFS_FILE_MAX, false, ret, NULL);
 }
 
-/* One pass over mountinfo: libmount parses each entry and hands it here; none is kept. */
+/* One pass over mountinfo: each line is split (core/mountinfo.c) and handed here; none is kept. */
 struct scan {
         const struct scan_filter *filter;
         struct clients *c; /* the mounts kept, or NULL (find_mount) */
@@ -40,22 +36,23 @@ struct scan {
         const char *target; /* find_mount: the target, the last entry wins */
         struct nfs_mount *ret_target;
         int found;
-        unsigned line0; /* lines of mountinfo before the chunk parsed now */
 };
 
 static bool wanted_address(const struct scan_filter *f, const char *super_opts)
 {
-        char *v;
-        size_t n;
+        struct optspan o, addr = { 0 };
         struct nfs_addr a;
         char buf[NFS_ADDR_STRLEN];
 
         if (!f || !f->addrs)
                 return true;
-        if (mnt_optstr_get_option(super_opts, "addr", &v, &n) != 0 || n >= sizeof(buf))
+        while (optstr_next(&super_opts, &o) > 0)
+                if (optspan_is(&o, "addr"))
+                        addr = o;
+        if (!addr.value || addr.valuelen >= sizeof(buf))
                 return false;
-        memcpy(buf, v, n);
-        buf[n] = '\0';
+        memcpy(buf, addr.value, addr.valuelen);
+        buf[addr.valuelen] = '\0';
         if (nfs_addr_parse(buf, &a) < 0)
                 return false;
         for (size_t i = 0; i < f->naddrs; i++)
@@ -64,33 +61,35 @@ static bool wanted_address(const struct scan_filter *f, const char *super_opts)
         return false;
 }
 
-static int keep_entry(struct scan *s, struct libmnt_fs *fs)
+static bool is_nfs(const char *fstype)
 {
-        const char *type = mnt_fs_get_fstype(fs), *opts = mnt_fs_get_fs_options(fs);
+        return streq(fstype, "nfs") || streq(fstype, "nfs4");
+}
+
+static int keep_entry(struct scan *s, const struct mountinfo_entry *e)
+{
         struct nfs_mount m;
 
-        if (!type || (!streq(type, "nfs") && !streq(type, "nfs4")))
+        if (!is_nfs(e->fstype))
                 return 0;
         if (s->sbs) {
                 if (array_grow(&s->sbs, s->nsbs) < 0)
                         return -ENOMEM;
-                s->sbs[s->nsbs++] = mnt_fs_get_devno(fs);
+                s->sbs[s->nsbs++] = e->dev;
         }
-        if (s->filter && mnt_fs_get_id(fs) == s->filter->exclude_id)
+        if (s->filter && e->id == s->filter->exclude_id)
                 return 0;
-        if (s->target ? !streq_ptr(mnt_fs_get_target(fs), s->target)
-                      : !wanted_address(s->filter, opts))
+        if (s->target ? !streq(e->target, s->target) : !wanted_address(s->filter, e->super_opts))
                 return 0;
-        int r = nfs_mount_from_entry(type, opts, mnt_fs_get_target(fs), mnt_fs_get_source(fs),
-                                     mnt_fs_get_devno(fs), &m);
+        int r = nfs_mount_from_entry(e->fstype, e->super_opts, e->target, e->source, e->dev, &m);
         if (r == -ENOENT && s->c)
                 /* which client it is cannot be told: said, not dropped silently */
-                return clients_add_problem(s->c, 0, mnt_fs_get_id(fs), mnt_fs_get_target(fs),
+                return clients_add_problem(s->c, 0, e->id, e->target,
                                            "an NFS mount without addr= (or one that cannot be "
                                            "read): its NFS client is not known");
         if (r < 0)
                 return r == -ENOMEM ? r : 0;
-        m.id = mnt_fs_get_id(fs);
+        m.id = e->id;
         if (s->target) {
                 /* the last entry on the target is the top of the stack */
                 if (s->found == 0)
@@ -122,85 +121,50 @@ static int open_mountinfo(const struct paths *p, int fd, FILE **ret)
         return 0;
 }
 
-/* Lines of mountinfo handed to libmount at a time: memory stays flat however long the table. */
-#define SCAN_CHUNK (256 * 1024)
-
-/* A line libmount cannot parse: skipped, as findmnt does, and recorded for status. */
-static int parse_error(struct libmnt_table *t, const char *file, int line)
+/*
+ * Each line of mountinfo (read from `fd` when >= 0) to `each`, split; a line that is no
+ * mountinfo line to `bad` with its number (skipped, as findmnt does).  Memory stays flat
+ * however long the table: one line is held at a time.
+ */
+static int each_line(const struct paths *p, int fd,
+                     int (*each)(void *, const struct mountinfo_entry *),
+                     int (*bad)(void *, unsigned), void *userdata)
 {
-        struct scan *s = mnt_table_get_userdata(t);
-
-        (void)file;
-        if (s && s->c &&
-            clients_add_problem(s->c, s->line0 + (unsigned)line, -1, NULL,
-                                "cannot be parsed; skipped") < 0)
-                return -ENOMEM;
-        return 1;
-}
-
-/* libmount parses one chunk of whole lines; each entry is read, then the table is emptied. */
-static int scan_chunk(struct libmnt_table *t, struct scan *s, char *buf, size_t len,
-                      const char *name)
-{
-        _cleanup_(mnt_free_iterp) struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
-        struct libmnt_fs *fs;
-        FILE *f;
+        _cleanup_(fclosep) FILE *f = NULL;
+        _cleanup_free_ char *line = NULL;
+        struct mountinfo_entry e;
+        size_t cap = 0;
+        unsigned lineno = 0;
         int r;
 
-        if (!it || !(f = fmemopen(buf, len, "r")))
-                return -ENOMEM;
-        mnt_table_set_userdata(t, s);
-        mnt_table_set_parser_errcb(t, parse_error);
-        r = mnt_table_parse_stream(t, f, name);
-        fclose(f);
-        while (r >= 0 && mnt_table_next_fs(t, it, &fs) == 0)
-                r = keep_entry(s, fs);
-        mnt_reset_table(t);
-        return r;
-}
-
-static int scan_table(const struct paths *p, struct scan *s)
-{
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
-        _cleanup_free_ char *buf = malloc(SCAN_CHUNK), *line = NULL;
-        size_t len = 0, cap = 0;
-        unsigned lineno = 0;
-        ssize_t n;
-        int r = 0;
-
-        if (!t || !buf)
-                return -ENOMEM;
-        _cleanup_(fclosep) FILE *f = NULL;
-        if ((r = open_mountinfo(p, -1, &f)) < 0)
+        if ((r = open_mountinfo(p, fd, &f)) < 0)
                 return r;
         errno = 0;
-        while (r >= 0 && (n = getline(&line, &cap, f)) > 0) {
+        while (r >= 0 && getline(&line, &cap, f) > 0) {
                 lineno++;
-                /* find_mount(): only the target's lines are parsed */
-                if (s->target && !mountinfo_line_target_is(line, (size_t)n, s->target))
-                        continue;
-                if ((len + (size_t)n > SCAN_CHUNK || (size_t)n > SCAN_CHUNK) && len) {
-                        r = scan_chunk(t, s, buf, len, p->mountinfo);
-                        s->line0 = lineno - 1;
-                        len = 0;
-                }
-                if ((size_t)n > SCAN_CHUNK) {
-                        /* no mountinfo line is that long */
-                        if (r >= 0 && s->c)
-                                r = clients_add_problem(s->c, lineno, -1, NULL,
-                                                        "longer than 256 KiB; skipped");
-                        s->line0 = lineno;
-                        continue;
-                }
-                memcpy(buf + len, line, (size_t)n);
-                len += (size_t)n;
+                r = mountinfo_split(line, &e) == 0 ? each(userdata, &e) : bad(userdata, lineno);
         }
         /* a directory, an I/O error: not an empty mount table */
         if (r >= 0 && ferror(f))
                 r = errno ? -errno : -EIO;
-        if (r >= 0 && len)
-                r = scan_chunk(t, s, buf, len, p->mountinfo);
         return r;
+}
+
+static int scan_each(void *userdata, const struct mountinfo_entry *e)
+{
+        return keep_entry(userdata, e);
+}
+
+/* A line that is no mountinfo line: recorded for status. */
+static int scan_bad(void *userdata, unsigned lineno)
+{
+        struct scan *s = userdata;
+        return s->c ? clients_add_problem(s->c, lineno, -1, NULL, "cannot be parsed; skipped") : 0;
+}
+
+static int scan_table(const struct paths *p, struct scan *s)
+{
+        return each_line(p, -1, scan_each, scan_bad, s);
 }
 
 /* Every NFS superblock of the network namespace (nfsfs volumes) and of this mount table. */
@@ -266,35 +230,43 @@ int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret)
         return r < 0 ? r : s.found;
 }
 
-int parse_mount_table(const struct paths *p, int fd, struct libmnt_table **ret)
-{
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = mnt_new_table();
-        int r;
+/* find_mount_by_dev(): the last line of the superblock, the mount made last. */
+struct by_dev {
+        dev_t dev;
+        struct nfs_mount *ret;
+        int found;
+};
 
-        _cleanup_(fclosep) FILE *f = NULL;
-        if (!t)
-                return -ENOMEM;
-        if ((r = open_mountinfo(p, fd, &f)) < 0)
+static int by_dev_each(void *userdata, const struct mountinfo_entry *e)
+{
+        struct by_dev *b = userdata;
+        struct nfs_mount m;
+
+        if (e->dev != b->dev)
+                return 0;
+        int r = nfs_mount_from_entry(e->fstype, e->super_opts, e->target, e->source, e->dev, &m);
+        if (r == -ENOMEM)
                 return r;
-        if ((r = mnt_table_parse_stream(t, f, p->mountinfo)) < 0)
-                return r;
-        *ret = steal_pointer(&t);
+        if (b->found == 0)
+                nfs_mount_done(b->ret);
+        b->found = r == -ENOENT ? -EMEDIUMTYPE : r;
+        if (r == 0)
+                *b->ret = m;
+        return 0;
+}
+
+static int by_dev_bad(void *userdata, unsigned lineno)
+{
+        (void)userdata;
+        (void)lineno;
         return 0;
 }
 
 int find_mount_by_dev(const struct paths *p, int fd, dev_t dev, struct nfs_mount *ret)
 {
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *t = NULL;
-        struct libmnt_fs *fs;
-        int r;
-
-        if ((r = parse_mount_table(p, fd, &t)) < 0)
-                return r;
-        /* the last line of the superblock: the mount made last */
-        fs = mnt_table_find_devno(t, dev, MNT_ITER_BACKWARD);
-        if (!fs)
-                return -ENOENT;
-        r = nfs_mount_from_entry(mnt_fs_get_fstype(fs), mnt_fs_get_fs_options(fs),
-                                 mnt_fs_get_target(fs), mnt_fs_get_source(fs), dev, ret);
-        return r == -ENOENT ? -EMEDIUMTYPE : r;
+        struct by_dev b = { .dev = dev, .ret = ret, .found = -ENOENT };
+        int r = each_line(p, fd, by_dev_each, by_dev_bad, &b);
+        if (r < 0 && b.found == 0)
+                nfs_mount_done(ret);
+        return r < 0 ? r : b.found;
 }

@@ -1,23 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include <libmount.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 #include "core/clients.h"
 #include "sys/paths.h"
 
-static inline void mnt_unref_tablep(struct libmnt_table **t)
-{
-        mnt_unref_table(*t);
-}
-
-/*
- * The mount table p->mountinfo through libmount: read from `fd` when >= 0 (the caller keeps
- * it, e.g. to poll it afterwards), else opened here.  0 or -errno.
- */
-int parse_mount_table(const struct paths *p, int fd, struct libmnt_table **ret);
 /* <nfsfs>/<name> ("servers", "volumes") of the network namespace; -ENOENT: no nfs module. */
 int read_nfsfs(const struct paths *p, const char *name, char **ret);
 
@@ -35,7 +24,7 @@ struct scan_filter {
 };
 
 /*
- * The NFS mounts of the mountinfo file (through libmount, in one pass that keeps no table)
+ * The NFS mounts of the mountinfo file (split by core/mountinfo.c, one pass, no table kept)
  * that `f` wants (NULL: all), added to `c` and not grouped (clients_group() is the caller's),
  * and what could not be read in c->problems; when ret_sbs is given, every NFS superblock of the
  * mount table and of nfsfs volumes (a new mount's is not among them).  -ENOMEM, or -errno when
