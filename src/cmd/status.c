@@ -75,6 +75,11 @@ static int add_read_errors(struct status_inputs *in, enum status_input which,
                 if (x->line)
                         r = status_inputs_add(in, which, "%s:%u: cannot be parsed; skipped, so %s",
                                               x->path, x->line, missing);
+                else if (x->error == -ELIBACC)
+                        r = status_inputs_add(in, which,
+                                              "cannot read %s: %s, which reads it, cannot be "
+                                              "loaded (install libmount1, util-linux's); %s",
+                                              x->path, LIBMOUNT_SONAME, missing);
                 else
                         r = status_inputs_add(in, which, "cannot read %s: %s; %s", x->path,
                                               x->error == -EINVAL ? "not a regular file"

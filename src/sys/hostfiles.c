@@ -77,7 +77,6 @@ int load_mountstats(const struct paths *p, struct mountstats *ret)
  * status), not linked: with libblkid, libselinux and libpcre2 it would cost every start of the
  * helper about a third of a millisecond (sys/dl.h).
  */
-#define LIBMOUNT_SONAME "libmount.so.1"
 #define LIBMOUNT_FUNCTIONS(X)         \
         X(mnt_new_table)              \
         X(mnt_unref_table)            \

@@ -33,6 +33,7 @@ int load_mountstats(const struct paths *p, struct mountstats *ret);
  * missing fstab has none; one that cannot be read, a line that cannot be parsed, or a libmount that
  * cannot be loaded (-ELIBACC) is added to `errs`.  0 or -ENOMEM.
  */
+#define LIBMOUNT_SONAME "libmount.so.1"
 int load_fstab_nfs(const struct paths *p, bool trusted, struct fstab_nfs **ret, size_t *ret_n,
                    struct read_errors *errs);
 void fstab_nfs_free(struct fstab_nfs *v, size_t n);

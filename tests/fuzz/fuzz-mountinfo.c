@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Mount options as mountinfo shows them, /proc/fs/nfsfs text, and the client grouping. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,12 +8,14 @@
 #include <sys/sysmacros.h>
 
 #include "core/clients.h"
+#include "core/mountinfo.h"
 #include "core/nfsfs.h"
 #include "core/policy.h"
 #include "core/readahead.h"
 #include "core/verdict.h"
 #include "core/verify.h"
 #include "fuzz.h"
+#include "shared/macro.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,11 +27,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         if (!text)
                 return 0;
-        /* each line is a super options string of an nfs mount */
-        for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
-                if (nfs_mount_from_entry("nfs", line, "/mnt/x", "s:/x", makedev(0, 50), &m) == 0 &&
-                    clients_add_mount(&c, &m) < 0)
+        /* each line is a mountinfo line (split in place, as the scan does), or else a super
+         * options string of an nfs mount */
+        for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+                _cleanup_free_ char *copy = strdup(line);
+                struct mountinfo_entry e;
+                int r = !copy ? -ENOMEM
+                        : mountinfo_split(copy, &e) == 0
+                                ? nfs_mount_from_entry(e.fstype, e.super_opts, e.target, e.source,
+                                                       e.dev, &m)
+                                : nfs_mount_from_entry("nfs", line, "/mnt/x", "s:/x",
+                                                       makedev(0, 50), &m);
+                if (r == 0 && clients_add_mount(&c, &m) < 0)
                         nfs_mount_done(&m);
+        }
         (void)clients_group(&c);
         free(text);
         text = fuzz_string(data, size);
