@@ -43,9 +43,15 @@ ra_is() { # DIR KB WHY
 # submount) may get it while udev still has the old event queued: that event then finds the
 # new mount and its change is logged too (the next event's, after nfsrahead's rule has set
 # its value again, is another).
+# syslogd writes what the udev mode sent after the mode has exited and udev settled: the
+# line is waited for (2 s at most), not taken as missing at the first look.
 one_line() { # DEV TEXT
-	local n all
-	n=$(slog "$1" | grep -cF -- "$2")
+	local n all i
+	for i in $(seq 20); do
+		n=$(slog "$1" | grep -cF -- "$2")
+		[ "$n" -ge 1 ] && break
+		sleep 0.1
+	done
 	all=$(slog "$1" | grep -c 'read_ahead_kb')
 	[ "$n" -ge 1 ] && [ "$n" = "$all" ] ||
 		fail "syslog has $n of $all change lines for bdi $1 with '$2': $(since_mark | tail -n 3)"
