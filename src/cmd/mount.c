@@ -345,8 +345,21 @@ static int read_ahead_udev_prepare(struct mount_ctx *m)
         m->ra_udev = read_ahead_udev_decide(running, st == UDEV_RULE_LAST, sees);
         describe_udev(m, sees, st, path);
         udev_rules_free(rules, n);
-        if (m->ra_udev == READ_AHEAD_UDEV_WAIT && !m->env->cl->fake)
-                m->watch = bdi_watch_start(p);
+        if (m->ra_udev != READ_AHEAD_UDEV_WAIT || m->env->cl->fake)
+                return 0;
+        int r = bdi_watch_start(p, &m->watch);
+        if (r == -ENOMEM)
+                return r;
+        /* the package depends on libudev1: without it the install is broken, said as such */
+        if (r == -ELIBACC)
+                log_warning("cannot wait for udev's bdi event: %s cannot be loaded (install "
+                            "libudev1 or systemd-libs); read_ahead_kb is written at once after the "
+                            "mount, and udev's rules may overwrite it",
+                            LIBUDEV_SONAME);
+        else if (r < 0)
+                log_info("read-ahead: cannot listen for udev's bdi events (%s): written at once "
+                         "after the mount, and udev's rules may overwrite it",
+                         strerror(-r));
         return 0;
 }
 

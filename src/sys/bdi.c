@@ -33,7 +33,6 @@
  * otherwise map it and resolve its symbols (about 65 us of CPU natively), and a boot starts a
  * hundred helpers at once, most of which never wait (DESIGN.md "Parallel mounts").
  */
-#define LIBUDEV_SONAME "libudev.so.1"
 #define UDEV_FUNCTIONS(X)                                  \
         X(udev_new)                                        \
         X(udev_unref)                                      \
@@ -78,30 +77,30 @@ void bdi_watch_free(struct bdi_watch *w)
         free(w);
 }
 
-struct bdi_watch *bdi_watch_start(const struct paths *p)
+int bdi_watch_start(const struct paths *p, struct bdi_watch **ret)
 {
-        struct bdi_watch *w;
+        _cleanup_(bdi_watch_freep) struct bdi_watch *w = NULL;
+        int r;
 
+        *ret = NULL;
         if (!paths_exists(p, p->udev_control))
-                return NULL;
-        w = calloc(1, sizeof(*w));
-        if (!w)
-                return NULL;
-        if (libudev_load(&w->lib) < 0) {
-                bdi_watch_free(w);
-                return NULL;
-        }
+                return 0;
+        if (!(w = calloc(1, sizeof(*w))))
+                return -ENOMEM;
+        if ((r = libudev_load(&w->lib)) < 0)
+                return r;
         const struct libudev *l = &w->lib;
+        errno = 0;
         w->udev = l->udev_new();
         /* "udev": events after udevd ran the rules, not the kernel's raw ones */
         w->mon = w->udev ? l->udev_monitor_new_from_netlink(w->udev, "udev") : NULL;
-        if (!w->mon ||
-            l->udev_monitor_filter_add_match_subsystem_devtype(w->mon, "bdi", NULL) < 0 ||
-            l->udev_monitor_enable_receiving(w->mon) < 0) {
-                bdi_watch_free(w);
-                return NULL;
-        }
-        return w;
+        if (!w->mon)
+                return errno ? -errno : -ENOMEM;
+        if ((r = l->udev_monitor_filter_add_match_subsystem_devtype(w->mon, "bdi", NULL)) < 0 ||
+            (r = l->udev_monitor_enable_receiving(w->mon)) < 0)
+                return r;
+        *ret = steal_pointer(&w);
+        return 0;
 }
 
 bool bdi_udev_shares_namespaces(const struct paths *p)

@@ -9,12 +9,20 @@
 
 struct bdi_watch;
 
+/* loaded (dlopen) only by a mount that waits for udev */
+#define LIBUDEV_SONAME "libudev.so.1"
+
 /*
  * Starts listening for udev's bdi events before mount.nfs creates the superblock, so the
- * event for the new bdi cannot be missed.  NULL (no error) when udev is not running.
+ * event for the new bdi cannot be missed.  0 with *ret NULL when udev is not running;
+ * -ELIBACC when libudev.so.1 cannot be loaded, -errno when its monitor cannot be made.
  */
-struct bdi_watch *bdi_watch_start(const struct paths *p);
+int bdi_watch_start(const struct paths *p, struct bdi_watch **ret);
 void bdi_watch_free(struct bdi_watch *w);
+static inline void bdi_watch_freep(struct bdi_watch **w)
+{
+        bdi_watch_free(*w);
+}
 
 /*
  * udev's rules see a mount made by this process as it does: its network and mount namespaces
