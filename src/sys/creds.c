@@ -6,7 +6,14 @@
 
 bool creds_privileged_exec(void)
 {
-        return getauxval(AT_SECURE) != 0 || getuid() != geteuid() || getgid() != getegid();
+        /* decided by the exec and asked for every path (sys/paths.c): looked at once; the
+         * helper never changes its real or effective ids */
+        static int privileged = -1;
+
+        if (privileged < 0)
+                privileged = getauxval(AT_SECURE) != 0 || getuid() != geteuid() ||
+                             getgid() != getegid();
+        return privileged;
 }
 
 bool creds_untrusted_caller(void)
