@@ -22,16 +22,6 @@ void nfs_mount_done(struct nfs_mount *m)
         *m = (struct nfs_mount){ 0 };
 }
 
-/* A super option's value as a string, when it fits `buf` (no figure the helper reads is long). */
-static const char *value_of(const struct optspan *o, char *buf, size_t size)
-{
-        if (!o->value || o->valuelen >= size)
-                return NULL;
-        memcpy(buf, o->value, o->valuelen);
-        buf[o->valuelen] = '\0';
-        return buf;
-}
-
 /* A value into a short field: cut at its size, as the field is (no printf on the mount path). */
 static void copy_cut(char *dst, size_t size, const struct optspan *o, size_t len)
 {
@@ -72,31 +62,31 @@ int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char 
         if (super_opts && r < 0)
                 return -ENOENT;
         /* no addr= (e.g. a local "nfs" over a unix socket): nothing the kernel keys on */
-        if (!(v = value_of(&addr, buf, sizeof(buf))) || nfs_addr_parse(v, &m.addr) < 0)
+        if (!(v = optspan_value(&addr, buf, sizeof(buf))) || nfs_addr_parse(v, &m.addr) < 0)
                 return -ENOENT;
-        if (!(v = value_of(&vers, buf, sizeof(buf))) || nfs_version_parse(v, &m.vers) < 0) {
+        if (!(v = optspan_value(&vers, buf, sizeof(buf))) || nfs_version_parse(v, &m.vers) < 0) {
                 m.vers = (struct nfs_version){ streq(fstype, "nfs4") ? 4 : 3, 0 };
                 if (vers.name)
                         m.unreadable = "vers";
         }
         if (m.vers.major == 4 && m.vers.minor < 0)
                 m.vers.minor = 0;
-        if ((v = value_of(&proto, buf, sizeof(buf))))
+        if ((v = optspan_value(&proto, buf, sizeof(buf))))
                 copy_cut(m.transport, sizeof(m.transport), &proto, strcspn(v, "6"));
-        if ((v = value_of(&port, buf, sizeof(buf))) && parse_uint(v, 1, 65535, &u) == 0)
+        if ((v = optspan_value(&port, buf, sizeof(buf))) && parse_uint(v, 1, 65535, &u) == 0)
                 m.port = (unsigned)u;
         else if (port.name)
                 m.unreadable = "port";
-        if (value_of(&xprtsec, buf, sizeof(buf)))
+        if (optspan_value(&xprtsec, buf, sizeof(buf)))
                 copy_cut(m.xprtsec, sizeof(m.xprtsec), &xprtsec, xprtsec.valuelen);
-        if (value_of(&sec, buf, sizeof(buf)))
+        if (optspan_value(&sec, buf, sizeof(buf)))
                 copy_cut(m.sec, sizeof(m.sec), &sec, sec.valuelen);
-        if ((v = value_of(&nconnect, buf, sizeof(buf))) &&
+        if ((v = optspan_value(&nconnect, buf, sizeof(buf))) &&
             parse_uint(v, 1, NCONNECT_KERNEL_MAX, &u) == 0)
                 m.nconnect = (unsigned)u;
         else if (nconnect.name)
                 m.unreadable = "nconnect";
-        if ((v = value_of(&rsize, buf, sizeof(buf))))
+        if ((v = optspan_value(&rsize, buf, sizeof(buf))))
                 (void)parse_uint(v, 0, 1UL << 30, &m.rsize);
         m.target = strdup(target ? target : "");
         m.source = strdup(source ? source : "");

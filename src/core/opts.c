@@ -69,6 +69,15 @@ int optstr_next(const char **p, struct optspan *ret)
         return 1;
 }
 
+const char *optspan_value(const struct optspan *o, char *buf, size_t size)
+{
+        if (!o->value || o->valuelen >= size)
+                return NULL;
+        memcpy(buf, o->value, o->valuelen);
+        buf[o->valuelen] = '\0';
+        return buf;
+}
+
 int optlist_parse(struct optlist *l, const char *optstr)
 {
         struct optspan o;

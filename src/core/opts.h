@@ -40,6 +40,9 @@ static inline bool optspan_is(const struct optspan *o, const char *name)
         return strlen(name) == o->namelen && memcmp(o->name, name, o->namelen) == 0;
 }
 
+/* The option's value as a string in `buf`, or NULL for a flag or a value `buf` cannot hold. */
+const char *optspan_value(const struct optspan *o, char *buf, size_t size);
+
 void optlist_done(struct optlist *l);
 /* Appends the options of a mount option string (optstr_next(): quotes kept); -EINVAL. */
 int optlist_parse(struct optlist *l, const char *optstr);

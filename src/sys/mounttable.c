@@ -49,11 +49,7 @@ static bool wanted_address(const struct scan_filter *f, const char *super_opts)
         while (optstr_next(&super_opts, &o) > 0)
                 if (optspan_is(&o, "addr"))
                         addr = o;
-        if (!addr.value || addr.valuelen >= sizeof(buf))
-                return false;
-        memcpy(buf, addr.value, addr.valuelen);
-        buf[addr.valuelen] = '\0';
-        if (nfs_addr_parse(buf, &a) < 0)
+        if (!optspan_value(&addr, buf, sizeof(buf)) || nfs_addr_parse(buf, &a) < 0)
                 return false;
         for (size_t i = 0; i < f->naddrs; i++)
                 if (nfs_addr_equal(&a, &f->addrs[i]))

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <libmount.h>
 #include <limits.h>
 
 #include "core/merge.h"
@@ -76,6 +77,57 @@ START_TEST(test_parse)
         optlist_done(&l);
         ck_assert_uint_eq(l.n, 0);
         ck_assert_ptr_null(l.v);
+}
+END_TEST
+
+/* Each row that parses, walked by libmount (linked into this test only): the same options,
+ * names and values, in order (the walker splits as mount(8)'s library does). */
+START_TEST(test_as_libmount)
+{
+        if (!parse_rows[_i].in || parse_rows[_i].rc != 0)
+                return;
+        struct optlist l = { 0 };
+        char *copy = strdup(parse_rows[_i].in), *p = copy, *name, *value;
+        size_t namesz, valuesz, n = 0;
+
+        ck_assert_int_eq(optlist_parse(&l, parse_rows[_i].in), 0);
+        while (mnt_optstr_next_option(&p, &name, &namesz, &value, &valuesz) == 0) {
+                ck_assert_msg(n < l.n, "'%s': libmount has more options", parse_rows[_i].in);
+                ck_assert_uint_eq(strlen(l.v[n].name), namesz);
+                ck_assert(memcmp(l.v[n].name, name, namesz) == 0);
+                ck_assert_msg(!value == !l.v[n].value, "'%s': option %zu's value",
+                              parse_rows[_i].in, n);
+                if (value)
+                        ck_assert(strlen(l.v[n].value) == valuesz &&
+                                  memcmp(l.v[n].value, value, valuesz) == 0);
+                n++;
+        }
+        ck_assert_msg(n == l.n, "'%s': libmount has %zu options, the walker %zu", parse_rows[_i].in,
+                      n, l.n);
+        free(copy);
+        optlist_done(&l);
+}
+END_TEST
+
+/* A value as a string: only when the buffer holds it; a flag has none. */
+START_TEST(test_span_value)
+{
+        const char *in = "rw,addr=10.0.0.1,x=", *p = in;
+        struct optspan o;
+        char buf[8];
+
+        ck_assert_int_eq(optstr_next(&p, &o), 1);
+        ck_assert(optspan_is(&o, "rw") && !optspan_is(&o, "r") && !optspan_is(&o, "rwx"));
+        ck_assert_ptr_null(optspan_value(&o, buf, sizeof(buf)));
+        ck_assert_int_eq(optstr_next(&p, &o), 1);
+        ck_assert_ptr_null(
+                optspan_value(&o, buf, sizeof(buf))); /* 8 characters, no room for the NUL */
+        char fits[9];
+        ck_assert_str_eq(optspan_value(&o, fits, sizeof(fits)), "10.0.0.1");
+        ck_assert_int_eq(optstr_next(&p, &o), 1);
+        ck_assert_str_eq(optspan_value(&o, buf, sizeof(buf)), "");
+        ck_assert_int_eq(optstr_next(&p, &o), 0);
+        ck_assert_int_eq(optstr_next(&p, &o), 0);
 }
 END_TEST
 
@@ -436,6 +488,8 @@ static Suite *opts_suite(void)
         TCase *tc = tcase_create("core");
         tcase_add_loop_test(tc, test_parse, 0, ELEMS(parse_rows));
         tcase_add_loop_test(tc, test_roundtrip, 0, ELEMS(parse_rows));
+        tcase_add_loop_test(tc, test_as_libmount, 0, ELEMS(parse_rows));
+        tcase_add_test(tc, test_span_value);
         tcase_add_test(tc, test_parse_appends);
         tcase_add_test(tc, test_parse_huge);
         tcase_add_loop_test(tc, test_find, 0, ELEMS(find_rows));
