@@ -484,13 +484,24 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
                 log_info("read-ahead: udev finished bdi %u:%u's event after %ld ms", maj, min,
                          waited);
         r = bdi_set_read_ahead(m->env->paths, m->newm.dev, plan.kb, &old, &now);
+        /* udev's event for the bdi runs nfsrahead's one write and then nfs-tuned's rule: read
+         * between the two, the value is nfsrahead's for a moment. Written once more, it reads
+         * back unless something else writes it (then the warning below). */
+        if (r == 0 && !read_ahead_readback_ok(plan.kb, now, page_kb)) {
+                log_info("read-ahead: bdi %u:%u read_ahead_kb reads %lu right after writing %lu "
+                         "(a udev rule wrote it meanwhile); writing it again",
+                         maj, min, now, plan.kb);
+                r = bdi_set_read_ahead(m->env->paths, m->newm.dev, plan.kb, NULL, &now);
+        }
         if (r < 0)
                 log_warning("mounted, but cannot set read_ahead_kb of bdi %u:%u to %lu: %s; the "
                             "mount keeps the kernel's value",
                             maj, min, plan.kb, strerror(-r));
         else if (!read_ahead_readback_ok(plan.kb, now, page_kb))
-                log_warning("read_ahead_kb of bdi %u:%u reads %lu after writing %lu", maj, min, now,
-                            plan.kb);
+                log_warning("read_ahead_kb of bdi %u:%u reads %lu after writing %lu twice: "
+                            "something else writes it (a udev rule, a tuning tool); `nfs-tuned "
+                            "status` shows the value that stays",
+                            maj, min, now, plan.kb);
         else
                 log_info("read-ahead: bdi %u:%u read_ahead_kb %lu -> %lu", maj, min, old, now);
         return STAGE_NEXT;

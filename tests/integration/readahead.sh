@@ -66,16 +66,56 @@ tc_read_ahead_udev_library_missing() {
 	out_has "read-ahead: bdi 0:60 read_ahead_kb 128 -> 2048"
 	value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 2048
 }
+# udev runs, nfs-utils' rule and nfs-tuned's after it (as the package installs them)
+udev_rule_last() {
+	mkdir -p "$T/etc-rules" "$T/rules"
+	echo 'SUBSYSTEM=="bdi", ACTION=="add", KERNEL=="0:*", PROGRAM="/sbin/mount.nfs-tuned --udev-bdi %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/99-zz-nfs-tuned.rules"
+	echo 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="/usr/libexec/nfsrahead %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/99-nfs.rules"
+	: > "$T/udev-control"
+	export NFS_TUNED_UDEV_CONTROL=$T/udev-control NFS_TUNED_UDEV_RULES=$T/etc-rules:$T/rules NFS_TUNED_UDEV_NS=/proc/self/ns
+}
+# fifo_attr BDI STEP...: the bdi's read_ahead_kb a FIFO that takes the helper's opens in turn,
+# so a writer between two of them is played at a fixed point: a number is what the next read
+# gets, `w` takes the next write (appended to $T/ra-writes). One process, gone within 20 s
+# even when the helper opens it fewer times; FIFO_PID.
+fifo_attr() {
+	local f=$T/sys/class/bdi/$1/read_ahead_kb
+	shift
+	mkdir -p "${f%/*}"; mkfifo "$f"; : > "$T/ra-writes"
+	timeout 20 bash -c 'f=$1 log=$2; shift 2
+		for s; do if [ "$s" = w ]; then IFS= read -r l < "$f"; echo "$l" >> "$log"; else echo "$s" > "$f"; fi; done' \
+		fifo "$f" "$T/ra-writes" "$@" &
+	FIFO_PID=$!
+}
+tc_read_ahead_udev_wrote_between() {
+	# udev's event for the new bdi: nfsrahead writes 128, then nfs-tuned's rule its value. The
+	# helper, not waiting (its rule has the last word), reads back between the two: it writes
+	# once more, and says nothing above -v (what the lab's boot of fifty met)
+	udev_rule_last; conf 'read_ahead_kb = 2048'
+	newmount 0:60 "$V3NEW"
+	fifo_attr 0:60 128 w 128 w 2048
+	run 10.99.0.1:/e "$DIR" -v -o vers=3
+	wait "$FIFO_PID"
+	status_is 0; out_lacks warning
+	out_has "read-ahead: bdi 0:60 read_ahead_kb reads 128 right after writing 2048 (a udev rule wrote it meanwhile); writing it again"
+	out_has "read-ahead: bdi 0:60 read_ahead_kb 128 -> 2048"
+	value_is "the helper's writes" "$(tr '\n' ' ' < "$T/ra-writes")" "2048 2048 "
+	# something that keeps writing its own value: said, once written twice
+	: > "$T/mountinfo"; newmount 0:61 "$V3NEW"
+	fifo_attr 0:61 128 w 128 w 4096
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	wait "$FIFO_PID"
+	status_is 0
+	out_has "warning: read_ahead_kb of bdi 0:61 reads 4096 after writing 2048 twice: something else writes it (a udev rule, a tuning tool); \`nfs-tuned status\` shows the value that stays"
+	value_is "the helper's writes" "$(tr '\n' ' ' < "$T/ra-writes")" "2048 2048 "
+}
 tc_read_ahead_udev_rule_last() {
 	# nfs-tuned's udev rule is udev's last word on read_ahead_kb: the helper writes at once and
 	# leaves it to the rule, which writes the same value after nfsrahead; otherwise it waits
 	# for udev's bdi event (DESIGN.md "After mount.nfs succeeds")
 	local rule=99-zz-nfs-tuned.rules
-	mkdir -p "$T/etc-rules" "$T/rules" "$T/otherns"
-	echo 'SUBSYSTEM=="bdi", ACTION=="add", KERNEL=="0:*", PROGRAM="/sbin/mount.nfs-tuned --udev-bdi %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/$rule"
-	echo 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="/usr/libexec/nfsrahead %k", ATTR{read_ahead_kb}="%c"' > "$T/rules/99-nfs.rules"
-	: > "$T/udev-control"; : > "$T/otherns/net"; : > "$T/otherns/mnt"
-	export NFS_TUNED_UDEV_CONTROL=$T/udev-control NFS_TUNED_UDEV_RULES=$T/etc-rules:$T/rules NFS_TUNED_UDEV_NS=/proc/self/ns
+	udev_rule_last
+	mkdir -p "$T/otherns"; : > "$T/otherns/net"; : > "$T/otherns/mnt"
 	conf '[global]' 'read_ahead_kb = 2048'
 	newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
 	run 10.99.0.1:/export/b "$DIR" -v -o vers=3
