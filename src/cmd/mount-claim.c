@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/mount.h"
+#include "core/version.h"
 #include "shared/log.h"
 #include "shared/macro.h"
 #include "sys/claim.h"
@@ -40,6 +41,39 @@ static void say_unclaimed(const struct mount_ctx *m, int r)
                             run, key, strerror(-r));
 }
 
+/*
+ * The live claims of this endpoint's other NFSv4 minor versions.  nfsfs lists every NFSv4
+ * client as "v4", from before its first mountinfo line: a v4.2 mount being made now reads,
+ * to a v4.1 mount started beside it (fstab at boot), as a hidden client that may be its own.
+ * Each such claim takes the place of one such line (clients_add_claimed()).  Read without
+ * their keys' locks: a claim is put whole (renamed into place) and live while its holder has
+ * it locked; one put or dropped meanwhile changes nothing that the key's own lock decides.
+ */
+static int add_other_minor_claims(struct mount_ctx *m, int dir, const struct client_key *k)
+{
+        for (int minor = 0; k->vers.major == 4 && k->vers.minor >= 0 && minor <= NFS4_MINOR_MAX;
+             minor++) {
+                struct client_key o = *k;
+                char name[sizeof(m->claim_key)];
+                struct claim c = { 0 };
+
+                o.vers.minor = minor;
+                if (minor == k->vers.minor ||
+                    claim_key_name(netns_id(m->env->paths), &o, name, sizeof(name)) < 0 ||
+                    claim_read(dir, name, &c) <= 0)
+                        continue;
+                log_info("claim: %s is claimed by pid %ld (%s): the NFSv4 client only "
+                         "/proc/fs/nfsfs shows may be the one it creates",
+                         name, (long)c.pid, c.target);
+                memcpy(o.xprtsec, c.xprtsec, sizeof(o.xprtsec));
+                int r = clients_add_claimed(&m->clients, &o, c.nconnect, c.target, c.spec);
+                claim_done(&c);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 /* Under the key's lock: someone's live claim, a client that appeared, or a claim of its own. */
 static int claim_locked(struct mount_ctx *m, int dir, const struct client_key *k)
 {
@@ -63,6 +97,9 @@ static int claim_locked(struct mount_ctx *m, int dir, const struct client_key *k
                             m->env->paths->rundir, m->claim_key, strerror(-r));
         /* read after the claim: a claimant's mountinfo line is there before its claim goes */
         if ((r = mount_scan(m)) < 0 || (r = mount_decide_verdict(m)) < 0)
+                return r;
+        if (m->verdict.sharing == SHARE_HIDDEN &&
+            ((r = add_other_minor_claims(m, dir, k)) < 0 || (r = mount_decide_verdict(m)) < 0))
                 return r;
         if (m->verdict.sharing == SHARE_HIDDEN) {
                 log_info("claim: %s: no claim: the client only /proc/fs/nfsfs shows is another "

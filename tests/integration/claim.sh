@@ -70,6 +70,34 @@ tc_claim_client_in_nfsfs_before_mountinfo() {
 	out_has "claim: $key: no claim: the client only /proc/fs/nfsfs shows is another mount namespace's; this mount joins it"
 	value_is "claims left" "$(claim_files)" ""
 }
+tc_claim_other_minor_in_nfsfs() {
+	# a v4.2 mount is being made (its live claim; its client in nfsfs as "v4", no mountinfo
+	# line yet) when a v4.1 mount of the same server starts: that line is the v4.2 client, so
+	# the v4.1 mount creates its own, quietly (at boot, fstab's mounts start at once)
+	export STUB_KERNEL=$T/clients
+	local ns key41 key42 holder
+	ns=$(stat -L -c %i /proc/self/ns/net)
+	key41=net$ns-10.99.0.1-2049-tcp-v4.1 key42=net$ns-10.99.0.1-2049-tcp-v4.2
+	conf "nconnect_policy = refuse"
+	mkdir -p "$T/run/clients"
+	printf '# nfs-tuned client claim 1\npid=1\nnconnect=8\ntarget=/mnt/a42\nspec=10.99.0.1:/a42\n' > "$T/run/clients/$key42.claim"
+	echo "v4 0a630001  801    1 10.99.0.1" > "$T/nfsfs/servers"
+	echo "10.99.0.1 4.2 8 none" > "$T/clients"
+	flock "$T/run/clients/$key42.claim" sleep 5 &
+	holder=$!
+	sleep 0.3
+	run 10.99.0.1:/b "$DIR" -v -o vers=4.1,nconnect=2
+	status_is 0; out_lacks "warning"; out_lacks "refusing"
+	out_has "claim: $key42 is claimed by pid 1 (/mnt/a42): the NFSv4 client only /proc/fs/nfsfs shows may be the one it creates"
+	out_has "claim: $key41: this mount creates the client (nconnect=2)"
+	value_is "the v4.1 mount's nconnect" "$(mi_nconnect "$DIR")" 2
+	kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null
+	# the claim gone (its helper ended): the line may be this mount's client, as before
+	: > "$T/mountinfo"; rm -f "$T/run/clients/$key41.claim"
+	run 10.99.0.1:/b "$DIR" -o vers=4.1,nconnect=2
+	status_is 32; out_has "refusing to mount: nconnect=2 cannot take effect"
+	out_has "its NFSv4 minor version is not shown either"
+}
 tc_claim_refused_at_once() {
 	two_at_once refuse 4 8
 	value_is "exit statuses" "$RC" "0 32"
