@@ -51,15 +51,16 @@ static void say_unclaimed(const struct mount_ctx *m, int r)
  */
 static int add_other_minor_claims(struct mount_ctx *m, int dir, const struct client_key *k)
 {
-        for (int minor = 0; k->vers.major == 4 && k->vers.minor >= 0 && minor <= NFS4_MINOR_MAX;
-             minor++) {
+        if (k->vers.major != 4 || k->vers.minor < 0)
+                return 0;
+        unsigned long netns = netns_id(m->env->paths);
+        for (int minor = 0; minor <= NFS4_MINOR_MAX; minor++) {
                 struct client_key o = *k;
                 char name[sizeof(m->claim_key)];
                 struct claim c = { 0 };
 
                 o.vers.minor = minor;
-                if (minor == k->vers.minor ||
-                    claim_key_name(netns_id(m->env->paths), &o, name, sizeof(name)) < 0 ||
+                if (minor == k->vers.minor || claim_key_name(netns, &o, name, sizeof(name)) < 0 ||
                     claim_read(dir, name, &c) <= 0)
                         continue;
                 log_info("claim: %s is claimed by pid %ld (%s): the NFSv4 client only "
