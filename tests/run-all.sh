@@ -51,6 +51,29 @@ PY
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
+# margins BUILDDIR: each test's time against its own meson timeout, for the lab's tests and
+# the three slowest others; a test past half of its limit is named (a machine twice as busy
+# fails it), never failed: the limit does that
+margins() {
+	meson introspect "$1" --tests >"$1/meson-logs/tests.json" 2>/dev/null || return 0
+	python3 - "$1/meson-logs/testlog.json" "$1/meson-logs/tests.json" <<'PY'
+import json, sys
+limits = {t["name"]: (t["timeout"], t["suite"]) for t in json.load(open(sys.argv[2]))}
+runs = []
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    name = r["name"].split(" / ", 1)[-1]
+    limit, suites = limits.get(name, (0, []))
+    runs.append((r["duration"], name, limit, any(s.endswith("lab") for s in suites)))
+lab = [r for r in runs if r[3]]
+others = sorted((r for r in runs if not r[3]), reverse=True)
+for d, name, limit, _ in lab + others[:3] + [r for r in others[3:] if limit and r[0] * 2 > limit]:
+    share = f"{100 * d / limit:.0f}%" if limit else "no limit"
+    over = ", more than half of its limit" if limit and d * 2 > limit else ""
+    print(f"== time: {name} {d:.1f} s of its {limit} s ({share}){over}")
+PY
+}
+
 suite() { # suite BUILDDIR SETUP-ARGS... -- TEST-ARGS...
 	local dir=$1; shift
 	local setup=() tests=()
@@ -63,6 +86,7 @@ suite() { # suite BUILDDIR SETUP-ARGS... -- TEST-ARGS...
 	meson compile -C "$dir" 2>&1 | grep -E '(warning|error):' && { echo "build warnings in $dir"; failed=$((failed + 1)); }
 	meson test -C "$dir" --print-errorlogs "${tests[@]}" | grep -vE '^ *[0-9]+/[0-9]+ .* OK '
 	count "$dir"
+	margins "$dir"
 }
 
 suite build -- --suite unit --suite integration --suite fuzz --suite man --suite package --suite style
@@ -73,8 +97,10 @@ if [ "$lab" = 1 ]; then
 	suite build -- --suite lab --verbose
 	# each platform's figures (lab/run --platform: bookworm in build/lab, trixie in build/lab/trixie)
 	res() { cat "build/lab/$1/results/summary" 2>/dev/null || echo none; }
-	lab_summary="bookworm: $(res run), boot: $(res run-boot), throughput smoke: $(res run-throughput);"
-	lab_summary="$lab_summary trixie: $(res trixie/run), boot: $(res trixie/run-boot), upgrade: $(res trixie/run-upgrade)"
+	lab_summary="bookworm: $(res run), fifty: $(res run-boot-fifty), kubernetes: $(res run-boot-kubernetes),"
+	lab_summary="$lab_summary throughput smoke: $(res run-throughput); trixie: $(res trixie/run),"
+	lab_summary="$lab_summary fifty: $(res trixie/run-boot-fifty), kubernetes: $(res trixie/run-boot-kubernetes),"
+	lab_summary="$lab_summary upgrade: $(res trixie/run-upgrade)"
 fi
 
 echo "== meson tests: $passed passed, $failed failed, $skipped skipped${lab_summary:+; lab checks inside: $lab_summary}"

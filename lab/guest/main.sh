@@ -58,13 +58,19 @@ else
 	list=$(ls /lab/scenarios/*.sh | grep -v '/upgrade\.sh$' | sort)
 fi
 
+# each scenario's own limit; its time against it is printed (the runner's result line has
+# the boot's), so a scenario that drifts towards it is seen before it fails
+SCENARIO_LIMIT=600
 for f in $list; do
 	name=$(basename "$f" .sh)
 	echo "# $name ($(cut -d' ' -f1 /proc/uptime) s)"
 	echo "=== scenario $name" >>"$LAB_DETAILS"
 	before=$(wc -l <"$LAB_LINES")
-	LAB_SCENARIO=$name timeout -k 5 300 bash -c '. /lab/guest/lib.sh; . "$1"' scenario "$f" </dev/null
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	LAB_SCENARIO=$name timeout -k 5 $SCENARIO_LIMIT bash -c '. /lab/guest/lib.sh; . "$1"' scenario "$f" </dev/null
 	rc=$?
+	took=$(awk -v a="$t0" '{ printf "%.0f", $1 - a }' /proc/uptime)
+	echo "lab: $name took $took s of its $SCENARIO_LIMIT s limit ($((took * 100 / SCENARIO_LIMIT))%)$([ $((took * 2)) -le $SCENARIO_LIMIT ] || echo ', more than half of it')"
 	after=$(wc -l <"$LAB_LINES")
 	if [ "$rc" != 0 ]; then
 		echo "FAIL $name: scenario script exited with status $rc" | tee -a "$LAB_LINES"
