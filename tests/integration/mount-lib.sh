@@ -82,6 +82,8 @@ two_at_once() {
 	RC="$r1 $r2" OUT=$(cat "$T/errA" "$T/errB")
 	PATTERN=$(awk '{print $1}' "$T/stub/log" | tr '\n' ' ')
 }
+# put_claim FILE TEXT: a claim file as the helper leaves one (0600, printf's format TEXT)
+put_claim() { (umask 077; printf "$2" > "$1"); }
 # the stub's kernel forgets every client: its clients file, mountinfo and nfsfs
 no_clients() { rm -f "$T/clients" "$T/nfsfs/servers"; : > "$T/mountinfo"; }
 # plain_first VERS: a plain mount of 10.99.0.1 on $T/mnt/a through the helper, the stub acting as
