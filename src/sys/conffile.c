@@ -16,6 +16,19 @@
 #include "sys/fileio.h"
 #include "sys/paths.h"
 
+/* Problems a user's setuid run does not show: the file named only when they can list its
+ * directory (a 0700 drop-in directory's names are the admin's). */
+static int hidden_problems(struct config *c, const char *path, size_t n)
+{
+        const char *where = path && paths_caller_may_list_dir_of(path) ? path : NULL;
+
+        return config_add_error(c,
+                                "%s%s%zu problem%s in %s you cannot read; not shown (root sees "
+                                "them with --check-config)",
+                                where ? where : "", where ? ": " : "", n, n == 1 ? "" : "s",
+                                where ? "a file" : "files");
+}
+
 /* Parses a file's text; on a user's setuid run, the problems of a file that user cannot read
  * are one line without its lines: they quote what the admin kept from them. */
 static int parse_for_caller(struct config *c, const char *path, const char *text)
@@ -27,11 +40,7 @@ static int parse_for_caller(struct config *c, const char *path, const char *text
                 return r;
         size_t hidden = c->nerrors - keep + c->nerrors_more - keep_more;
         config_drop_errors(c, keep, keep_more);
-        return hidden ? config_add_error(c,
-                                         "%s: %zu problem%s in a file you cannot read; not "
-                                         "shown (root sees them with --check-config)",
-                                         path, hidden, hidden == 1 ? "" : "s")
-                      : 0;
+        return hidden ? hidden_problems(c, path, hidden) : 0;
 }
 
 /*
@@ -217,7 +226,7 @@ int load_config(const char *vendor_dir, const char *path, bool check_owner, stru
         /* the vendor's and the image's defaults, less those the admin's same-named files mask */
         for (size_t i = 0; i < vendor.n && r >= 0; i++) {
                 if (dropins_have(&admin, vendor.names[i]))
-                        r = config_add_source(c, "%s/%s: masked by %s/%s", vendor_dir,
+                        r = config_add_source(c, "%s/%s" MASKED_BY "%s/%s", vendor_dir,
                                               vendor.names[i], dir, vendor.names[i]);
                 else
                         r = load_dropin(&vendor, i, check_owner, c);
@@ -228,7 +237,9 @@ int load_config(const char *vendor_dir, const char *path, bool check_owner, stru
         for (size_t i = 0; i < admin.n && r >= 0; i++)
                 r = load_dropin(&admin, i, check_owner, c);
         if (r >= 0)
-                r = config_check_profiles(c);
+                r = config_check_profiles(c, paths_caller_may_read);
+        if (r > 0)
+                r = hidden_problems(c, NULL, (size_t)r);
 out:
         strv_free(vendor.names, vendor.n);
         strv_free(admin.names, admin.n);

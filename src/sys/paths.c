@@ -140,3 +140,19 @@ bool paths_caller_may_read(const char *path)
         /* access() checks with the real uid: the caller's, on a setuid run */
         return !creds_untrusted_caller() || access(path, R_OK) == 0;
 }
+
+bool paths_caller_may_list_dir_of(const char *path)
+{
+        char dir[PATH_MAX];
+        const char *slash = strrchr(path, '/');
+
+        if (!creds_untrusted_caller())
+                return true;
+        if (!slash || (size_t)(slash - path) >= sizeof(dir))
+                return false;
+        /* "/x": the root directory */
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+        return access(dir, R_OK) == 0;
+}

@@ -54,3 +54,5 @@ unsigned long paths_ino(const struct paths *p, const char *path);
 char *paths_canonical_as_caller(const char *path);
 /* The caller may read the file (always, unless an untrusted run). */
 bool paths_caller_may_read(const char *path);
+/* The caller may list the directory the file is in, and so learn its name (as above). */
+bool paths_caller_may_list_dir_of(const char *path);

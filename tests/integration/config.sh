@@ -163,6 +163,26 @@ tc_setuid_user_needs_fstab_entry() {
 	as_nobody_setuid 10.99.0.1:/x /mnt -f -v -o read_ahead_kb=4321
 	status_is 0; out_has "read_ahead_kb=4321 on the command line not used"
 }
+tc_setuid_check_config_hides_unlisted() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+	# a 0600 file's undefined profile, and the names in a 0700 drop-in directory, are root's
+	mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	printf '[global]\nprofile = OTHERSECRET\n' > "$T/etc/nfs-tuned.conf"
+	printf '[global]\nprofile = DROPSECRET\n' > "$T/etc/nfs-tuned.conf.d/secretname.conf"
+	chmod 600 "$T/etc/nfs-tuned.conf" "$T/etc/nfs-tuned.conf.d/secretname.conf"
+	chmod 700 "$T/etc/nfs-tuned.conf.d"
+	as_nobody_setuid --root --check-config -v
+	status_is 1; out_has OTHERSECRET; out_has DROPSECRET; out_has "file: /etc/nfs-tuned.conf.d/secretname.conf"
+	as_nobody_setuid --check-config -v
+	status_is 1; out_lacks OTHERSECRET; out_lacks DROPSECRET; out_lacks secretname
+	out_has "1 file of directories you cannot list; not shown"; out_has "file: /etc/nfs-tuned.conf"
+	out_has "2 problems in files you cannot read; not shown"
+	# a mount the fstab entry allows says no more of them
+	echo "10.99.0.1:/x /mnt nfs user 0 0" > "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/x /mnt -f
+	status_is 0; out_lacks OTHERSECRET; out_lacks DROPSECRET; out_lacks secretname
+}
 tc_config_dropin_link_through_users_dir() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 	# a drop-in linked into a directory a user owns: that user can point it at any file of
