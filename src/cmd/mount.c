@@ -203,6 +203,8 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
         /* mountinfo shows the canonical path; mount.nfs canonicalizes too */
         if (!(m->dir = paths_canonical_as_caller(cl->dir)) && !(m->dir = strdup(cl->dir)))
                 return oom(m);
+        if (paths_mount_id_as_caller(m->dir, &m->dir_parent) < 0)
+                m->dir_parent = -1; /* no fdinfo: the path alone */
         if ((r = optlist_parse(&m->cmdopts, cl->opts)) < 0) {
                 if (r == -ENOMEM)
                         return oom(m);
@@ -463,7 +465,9 @@ static enum stage_result unmount_lacking_tls(struct mount_ctx *m)
 static enum stage_result mount_verify(struct mount_ctx *m)
 {
         struct findings f = { 0 };
-        int r = find_mount(m->env->paths, m->dir, &m->newm);
+        /* by what mount.nfs made, not by the path alone: a link swapped meanwhile may have
+         * sent it elsewhere, and another new superblock be on this path */
+        int r = find_mount(m->env->paths, m->dir, m->dir_parent, &m->newm);
 
         if (r < 0) {
                 if (opt_bg(&m->final))
@@ -587,6 +591,7 @@ int cmd_mount(const struct cmd_env *env)
                                .claimdir = -1,
                                .recordfd = -1,
                                .rundir = -1,
+                               .dir_parent = -1,
                                .prog.fd = -1 };
 
         for (size_t i = 0; i < ELEMENTSOF(stages); i++)

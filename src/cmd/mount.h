@@ -25,7 +25,8 @@ struct mount_ctx {
         struct program prog;
         /* prepare */
         struct nfs_spec spec;
-        char *dir; /* canonical mount point */
+        char *dir;      /* canonical mount point */
+        int dir_parent; /* the ID of the mount it is on before the mount: the new one's parent */
         struct optlist cmdopts;
         struct nfs_addr addrs[RESOLVE_MAX];
         int naddrs;
