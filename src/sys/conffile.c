@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,21 @@ static int hidden_problems(struct config *c, const char *path, size_t n)
                                 "them with --check-config)",
                                 where ? where : "", where ? ": " : "", n, n == 1 ? "" : "s",
                                 where ? "a file" : "files");
+}
+
+/* A problem of one file, said with its name unless the caller cannot list its directory. */
+__attribute__((format(printf, 3, 4))) static int file_problem(struct config *c, const char *path,
+                                                              const char *fmt, ...)
+{
+        _cleanup_free_ char *what = NULL;
+        va_list ap;
+
+        if (!paths_caller_may_list_dir_of(path))
+                return hidden_problems(c, NULL, 1);
+        va_start(ap, fmt);
+        int r = vasprintf(&what, fmt, ap);
+        va_end(ap);
+        return r < 0 ? -ENOMEM : config_add_error(c, "%s: %s", path, what);
 }
 
 /* Parses a file's text; on a user's setuid run, the problems of a file that user cannot read
@@ -58,10 +74,10 @@ static int open_config_path(int dirfd, const char *name, const char *path, bool 
         if (fd != -EPERM || !why.where[0])
                 return fd;
         chase_describe(&why, desc, sizeof(desc));
-        return config_add_error(c,
-                                "%s: not used: %s; root reads its configuration only "
-                                "along directories and links of root's",
-                                path, desc) < 0
+        return file_problem(c, path,
+                            "not used: %s; root reads its configuration only along "
+                            "directories and links of root's",
+                            desc) < 0
                        ? -ENOMEM
                        : -EPERM;
 }
@@ -81,22 +97,19 @@ static int load_one(int dirfd, const char *name, const char *path, bool check_ow
         if (r == -ENOMEM)
                 return r;
         if (r == -EPERM)
-                return config_add_error(c,
-                                        "%s: not used: not owned by root or writable by group "
-                                        "or others; fix with chown root:root and chmod 644",
-                                        path);
+                return file_problem(c, path,
+                                    "not used: not owned by root or writable by group or others; "
+                                    "fix with chown root:root and chmod 644");
         if (r == -EINVAL)
-                return config_add_error(c, "%s: not used: not a regular file", path);
+                return file_problem(c, path, "not used: not a regular file");
         if (r == -EFBIG)
-                return config_add_error(c, "%s: not used: larger than %d bytes", path,
-                                        CONFIG_FILE_MAX);
+                return file_problem(c, path, "not used: larger than %d bytes", CONFIG_FILE_MAX);
         if (r < 0) {
                 c->nunread++;
-                return config_add_error(c, "%s: cannot be read: %s", path, strerror(-r));
+                return file_problem(c, path, "cannot be read: %s", strerror(-r));
         }
         if (memchr(text, '\0', len))
-                return config_add_error(c, "%s: not used: contains a NUL byte (not a text file)",
-                                        path);
+                return file_problem(c, path, "not used: contains a NUL byte (not a text file)");
         if (config_add_source(c, "%s", path) < 0)
                 return -ENOMEM;
         return parse_for_caller(c, path, text);

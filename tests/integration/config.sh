@@ -171,11 +171,15 @@ tc_setuid_check_config_hides_unlisted() {
 	printf '[global]\nprofile = OTHERSECRET\n' > "$T/etc/nfs-tuned.conf"
 	printf '[global]\nprofile = DROPSECRET\n' > "$T/etc/nfs-tuned.conf.d/secretname.conf"
 	chmod 600 "$T/etc/nfs-tuned.conf" "$T/etc/nfs-tuned.conf.d/secretname.conf"
+	printf '[global]\nhard\n' > "$T/etc/nfs-tuned.conf.d/othername.conf"
+	chown 65534:65534 "$T/etc/nfs-tuned.conf.d/othername.conf"
 	chmod 700 "$T/etc/nfs-tuned.conf.d"
 	as_nobody_setuid --root --check-config -v
 	status_is 1; out_has OTHERSECRET; out_has DROPSECRET; out_has "file: /etc/nfs-tuned.conf.d/secretname.conf"
+	out_has "/etc/nfs-tuned.conf.d/othername.conf: not used: not owned by root"
 	as_nobody_setuid --check-config -v
-	status_is 1; out_lacks OTHERSECRET; out_lacks DROPSECRET; out_lacks secretname
+	status_is 1; out_lacks OTHERSECRET; out_lacks DROPSECRET; out_lacks secretname; out_lacks othername
+	out_has "1 problem in files you cannot read; not shown"
 	out_has "1 file of directories you cannot list; not shown"; out_has "file: /etc/nfs-tuned.conf"
 	out_has "2 problems in files you cannot read; not shown"
 	# a mount the fstab entry allows says no more of them
