@@ -66,8 +66,9 @@ t "8-at-once-refuse-v3-round2" race8 3 refuse
 claim_key() { printf 'net%s-%s-2049-tcp-v%s' "$(stat -L -c %i /proc/self/ns/net)" "$SRV" "$1"; }
 put_claim() { # put_claim VERS NCONNECT: a claim of /mnt/lab/x, nobody holding it
 	mkdir -p /run/nfs-tuned/clients
-	printf '# nfs-tuned client claim 1\npid=%s\nnconnect=%s\ntarget=%s\nspec=%s\n' \
-		99999 "$2" "$MNT/x" "$SRV:/export/x" >"/run/nfs-tuned/clients/$(claim_key "$1").claim"
+	# 0600, as the helper writes one: a claim others could open (and flock) is none
+	(umask 077; printf '# nfs-tuned client claim 1\npid=%s\nnconnect=%s\ntarget=%s\nspec=%s\n' \
+		99999 "$2" "$MNT/x" "$SRV:/export/x" >"/run/nfs-tuned/clients/$(claim_key "$1").claim")
 }
 
 # a claim left by a helper that was killed: no process holds it, so it is none

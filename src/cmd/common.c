@@ -44,10 +44,11 @@ int check_program(const struct program *prog, const char *config)
                           "[global] of %s to the real binary",
                           prog->path, config);
         else if (r == -EPERM)
-                log_error("refusing to run %s: a directory or link on its path is not root's or "
-                          "is writable by others, who could put another program there; set "
-                          "mount_nfs in [global] of %s to a path of root's",
-                          prog->path, config);
+                log_error(
+                        "refusing to run %s: it, or a directory or link on its path, is not "
+                        "root's or is writable by others, who could put another program there; set "
+                        "mount_nfs in [global] of %s to a path of root's",
+                        prog->path, config);
         else if (r < 0)
                 log_error("cannot run the real mount.nfs %s: %s; install nfs-common (nfs-utils) "
                           "or set mount_nfs in [global] of %s",

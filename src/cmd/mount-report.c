@@ -48,9 +48,9 @@ static void report_config(const struct merged *merged)
                         log_info("config: %s%s%s from %s:%u", o->opt.name, o->opt.value ? "=" : "",
                                  o->opt.value ? o->opt.value : "", o->from->file, o->line);
         }
+        /* not how many: the kernel shows the mount's options, not where they came from */
         if (hidden)
-                log_info("config: %zu section%s of files you cannot read appl%s; not shown", hidden,
-                         hidden == 1 ? "" : "s", hidden == 1 ? "ies" : "y");
+                log_info("config: sections of files you cannot read apply; not shown");
         else
                 for (size_t i = 0; i < merged->nnotes; i++)
                         log_info("config: %s", merged->notes[i]);
@@ -91,22 +91,6 @@ int report_plan(const struct mount_ctx *m)
         return m->primary ? report_clients(&m->clients, &m->match) : 0;
 }
 
-void report_verdict(const struct verdict *v)
-{
-        char eff[16] = "unknown";
-
-        if (v->sharing == SHARE_MAYBE)
-                log_info("verdict: the NFS version is left to negotiation, so the client cannot "
-                         "be known before the mount; it is checked after (pin vers= to decide "
-                         "before)");
-        if (v->effective)
-                snprintf(eff, sizeof(eff), "%u", v->effective);
-        log_info("verdict: %s; nconnect: %s; krb5: %s; connections: %s; tls: %s (asks %s, gets %s)",
-                 sharing_to_string(v->sharing), action_to_string(v->nconnect),
-                 action_to_string(v->krb5), eff, action_to_string(v->tls),
-                 tls_level_to_string(v->tls_want), tls_level_to_string(verdict_tls_gets(v)));
-}
-
 /* A user's setuid run where a file they cannot read shapes the plan: a section of it applies,
  * or its [global] names the program. */
 static bool plan_hidden(const struct mount_ctx *m)
@@ -123,6 +107,29 @@ static bool plan_hidden(const struct mount_ctx *m)
                         return true;
         }
         return false;
+}
+
+void report_verdict(const struct mount_ctx *m)
+{
+        const struct verdict *v = &m->verdict;
+        char eff[16] = "unknown";
+
+        if (v->sharing == SHARE_MAYBE)
+                log_info("verdict: the NFS version is left to negotiation, so the client cannot "
+                         "be known before the mount; it is checked after (pin vers= to decide "
+                         "before)");
+        if (v->effective)
+                snprintf(eff, sizeof(eff), "%u", v->effective);
+        if (plan_hidden(m)) {
+                log_info("verdict: %s; connections: %s; the policies of files you cannot read "
+                         "are not shown",
+                         sharing_to_string(v->sharing), eff);
+                return;
+        }
+        log_info("verdict: %s; nconnect: %s; krb5: %s; connections: %s; tls: %s (asks %s, gets %s)",
+                 sharing_to_string(v->sharing), action_to_string(v->nconnect),
+                 action_to_string(v->krb5), eff, action_to_string(v->tls),
+                 tls_level_to_string(v->tls_want), tls_level_to_string(verdict_tls_gets(v)));
 }
 
 int report_exec(const struct mount_ctx *m)

@@ -64,6 +64,53 @@ static int enter_namespace(struct paths *p, const char *ns)
         return r;
 }
 
+/* The fstab entry that lets a user make this mount, found as root reads fstab (sys/chase.c). */
+static int find_user_entry(struct mount_ctx *m, bool *ret_found)
+{
+        const struct cmdline *cl = m->env->cl;
+        struct read_errors errs = { 0 }; /* an fstab that cannot be used has no entry */
+        struct fstab_nfs *tab = NULL;
+        size_t n = 0;
+        int r = load_fstab_nfs(m->env->paths, true, &tab, &n, &errs);
+        const struct fstab_nfs *e = r < 0 ? NULL
+                                          : hostcheck_fstab_user_entry(tab, n, cl->spec, cl->dir,
+                                                                       cl->v4_by_name);
+
+        *ret_found = e != NULL;
+        if (e && hostcheck_fstab_allows_user(e->options) &&
+            !(m->fstab_options = strdup(e->options)))
+                r = -ENOMEM;
+        fstab_nfs_free(tab, n);
+        read_errors_done(&errs);
+        return r;
+}
+
+/*
+ * A user's setuid run mounts only what fstab lets users mount, as nfs-utils' mount.nfs, and
+ * is refused before any configuration is read: what root's files set for a server is not
+ * anyone's to probe with -f -v.
+ */
+static enum stage_result allow_user_mount(struct mount_ctx *m)
+{
+        const char *fstab = m->env->paths->fstab, *dir = m->env->cl->dir;
+        bool found = false;
+
+        if (find_user_entry(m, &found) == -ENOMEM)
+                return oom(m);
+        if (m->fstab_options)
+                return STAGE_NEXT;
+        if (!found)
+                log_error("permission denied: no match for %s found in %s (a user may mount "
+                          "only an entry there with this mount point, this spec, type %s and "
+                          "the option user or users)",
+                          dir, fstab, m->env->cl->v4_by_name ? "nfs4" : "nfs");
+        else
+                log_error("permission denied: the %s entry for %s has neither user nor users: "
+                          "only root may mount it",
+                          fstab, dir);
+        return stop(m, MNT_EX_USAGE);
+}
+
 /* The configuration and the program come from the caller's file system, read before -N
  * switches to the target mount namespace; every path after it is resolved under the caller's
  * root (paths.rootfd). */
@@ -77,6 +124,8 @@ static enum stage_result mount_open(struct mount_ctx *m)
                 log_error("-N is only for root: mount(8) passes it for root's mounts");
                 return stop(m, MNT_EX_USAGE);
         }
+        if (creds_untrusted_caller() && allow_user_mount(m) != STAGE_NEXT)
+                return STAGE_STOP;
         if ((rc = open_config_and_program(m->env, &m->conf, &m->prog)) != MNT_EX_SUCCESS)
                 return stop(m, rc);
         print_config_errors(&m->conf, "fix them: mount.nfs-tuned --check-config");
@@ -119,21 +168,15 @@ static enum stage_result read_request(struct mount_ctx *m)
         return stop(m, MNT_EX_FAIL);
 }
 
-/* A user's setuid run: the admin's policies are not theirs to loosen (plan.h). */
+/* A user's setuid run: the admin's policies are not theirs to loosen (plan.h); the helper's
+ * keys come from the fstab entry that allowed the mount (allow_user_mount()). */
 static int drop_untrusted_keys(struct mount_ctx *m)
 {
         _cleanup_(optlist_done) struct optlist f = { 0 }, dropped = { 0 };
-        struct read_errors errs = { 0 }; /* an fstab that cannot be used has no entry */
-        struct fstab_nfs *tab = NULL;
-        size_t n = 0;
-        int r = load_fstab_nfs(m->env->paths, true, &tab, &n, &errs);
-        const char *fstab = r < 0 ? NULL : hostcheck_fstab_options(tab, n, m->dir);
 
-        if (r == 0 && fstab && optlist_parse(&f, fstab) == -ENOMEM)
-                r = -ENOMEM;
-        fstab_nfs_free(tab, n);
-        read_errors_done(&errs);
-        if (r < 0 || plan_drop_untrusted(&m->cmdopts, &f, &dropped) < 0)
+        if (m->fstab_options && optlist_parse(&f, m->fstab_options) == -ENOMEM)
+                return -ENOMEM;
+        if (plan_drop_untrusted(&m->cmdopts, &f, &dropped) < 0)
                 return -ENOMEM;
         for (size_t i = 0; i < dropped.n; i++)
                 log_warning("%s%s%s on the command line not used: a user's mount takes the "
@@ -160,6 +203,8 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
         /* mountinfo shows the canonical path; mount.nfs canonicalizes too */
         if (!(m->dir = paths_canonical_as_caller(cl->dir)) && !(m->dir = strdup(cl->dir)))
                 return oom(m);
+        if (paths_mount_id_as_caller(m->dir, &m->dir_parent) < 0)
+                m->dir_parent = -1; /* no fdinfo: the path alone */
         if ((r = optlist_parse(&m->cmdopts, cl->opts)) < 0) {
                 if (r == -ENOMEM)
                         return oom(m);
@@ -269,7 +314,7 @@ static enum stage_result mount_decide(struct mount_ctx *m)
         if (log_verbose() && report_plan(m) < 0)
                 return oom(m);
         print_findings(&m->findings);
-        report_verdict(&m->verdict);
+        report_verdict(m);
         if (m->verdict.nconnect == ACTION_REFUSE || m->verdict.krb5 == ACTION_REFUSE ||
             m->verdict.tls == ACTION_REFUSE)
                 return stop(m, MNT_EX_FAIL);
@@ -420,7 +465,9 @@ static enum stage_result unmount_lacking_tls(struct mount_ctx *m)
 static enum stage_result mount_verify(struct mount_ctx *m)
 {
         struct findings f = { 0 };
-        int r = find_mount(m->env->paths, m->dir, &m->newm);
+        /* by what mount.nfs made, not by the path alone: a link swapped meanwhile may have
+         * sent it elsewhere, and another new superblock be on this path */
+        int r = find_mount(m->env->paths, m->dir, m->dir_parent, &m->newm);
 
         if (r < 0) {
                 if (opt_bg(&m->final))
@@ -526,6 +573,7 @@ static void mount_ctx_done(struct mount_ctx *m)
         optlist_done(&m->requested);
         optlist_done(&m->cmdopts);
         free(m->dir);
+        free(m->fstab_options);
         nfs_spec_done(&m->spec);
         program_close(&m->prog);
         config_done(&m->conf);
@@ -543,6 +591,7 @@ int cmd_mount(const struct cmd_env *env)
                                .claimdir = -1,
                                .recordfd = -1,
                                .rundir = -1,
+                               .dir_parent = -1,
                                .prog.fd = -1 };
 
         for (size_t i = 0; i < ELEMENTSOF(stages); i++)

@@ -20,11 +20,13 @@ struct mount_ctx {
         const struct cmd_env *env;
         int rc; /* the exit code so far */
         /* open */
+        char *fstab_options; /* a user's setuid run: the options of the fstab entry it may use */
         struct config conf;
         struct program prog;
         /* prepare */
         struct nfs_spec spec;
-        char *dir; /* canonical mount point */
+        char *dir;      /* canonical mount point */
+        int dir_parent; /* the ID of the mount it is on before the mount: the new one's parent */
         struct optlist cmdopts;
         struct nfs_addr addrs[RESOLVE_MAX];
         int naddrs;
@@ -61,7 +63,9 @@ struct mount_ctx {
 
 /* -v: the endpoint, the configuration applied, the clients found (cmd/mount-report.c). */
 int report_plan(const struct mount_ctx *m);
-void report_verdict(const struct verdict *v);
+/* The verdict; on a user's setuid run that files they cannot read shape, only what the kernel
+ * shows of the mount once made (the client shared, its connections), not the policies. */
+void report_verdict(const struct mount_ctx *m);
 /* -v: the exec line and the read-ahead; on a user's setuid run where a file they cannot read
  * shapes them, only that they are not shown. */
 int report_exec(const struct mount_ctx *m);

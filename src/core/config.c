@@ -399,20 +399,27 @@ static bool profile_defined(const struct config *c, const char *name)
         return false;
 }
 
-int config_check_profiles(struct config *c)
+int config_check_profiles(struct config *c, bool (*shown)(const char *file))
 {
+        int hidden = 0;
+
         for (size_t i = 0; i < c->n; i++) {
                 const struct conf_section *s = &c->v[i];
-                for (size_t k = 0; k < s->opts.n; k++)
-                        if (streq(s->opts.v[k].name, "profile") &&
-                            !profile_defined(c, s->opts.v[k].value) &&
-                            config_add_error(
-                                    c,
-                                    "%s:%u: profile %s is not defined (no [profile \"%s\"] "
-                                    "section in any file read); it is not used",
-                                    s->file, s->opt_lines[k], s->opts.v[k].value,
-                                    s->opts.v[k].value) < 0)
+                bool show = !shown || shown(s->file);
+                for (size_t k = 0; k < s->opts.n; k++) {
+                        if (!streq(s->opts.v[k].name, "profile") ||
+                            profile_defined(c, s->opts.v[k].value))
+                                continue;
+                        if (!show)
+                                hidden++;
+                        else if (config_add_error(c,
+                                                  "%s:%u: profile %s is not defined (no [profile "
+                                                  "\"%s\"] section in any file read); it is not "
+                                                  "used",
+                                                  s->file, s->opt_lines[k], s->opts.v[k].value,
+                                                  s->opts.v[k].value) < 0)
                                 return -ENOMEM;
+                }
         }
-        return 0;
+        return hidden;
 }

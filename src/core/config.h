@@ -48,8 +48,12 @@ int config_add_error(struct config *c, const char *fmt, ...) __attribute__((form
 void config_drop_errors(struct config *c, size_t keep, size_t keep_more);
 int config_add_source(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Each `profile = NAME` that names no [profile "NAME"] section becomes an error entry. */
-int config_check_profiles(struct config *c);
+/*
+ * Each `profile = NAME` that names no [profile "NAME"] section becomes an error entry; one in
+ * a file `shown` says no to (a user's setuid run: a file they cannot read) is only counted.
+ * `shown` NULL: every file.  The count, or -ENOMEM.
+ */
+int config_check_profiles(struct config *c, bool (*shown)(const char *file));
 
 /* The last value of `key` in the [global] sections, or `def`. */
 const char *config_global_value(const struct config *c, const char *key, const char *def);

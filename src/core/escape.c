@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/escape.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +33,33 @@ size_t utf8_sequence_length(const unsigned char *s)
         return n;
 }
 
+/*
+ * A character a terminal or an editor acts on: C1 controls (U+0080-U+009F: 0x9b is a CSI, as
+ * ESC [ is) and the bidi overrides and isolates (U+202A-U+202E, U+2066-U+2069), which show a
+ * line in another order than its bytes.
+ */
+static bool utf8_is_control(const unsigned char *p, size_t n)
+{
+        if (n == 2)
+                return p[0] == 0xc2 && p[1] <= 0x9f;
+        if (n != 3 || p[0] != 0xe2)
+                return false;
+        return (p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+               (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9);
+}
+
 /* How many bytes of `p` stay as they are (0: escape the first one). */
 static size_t keep(const unsigned char *p, int flags)
 {
         if (*p < 0x20 || *p == 0x7f)
                 return 0;
-        if (*p < 0x80 || !(flags & ESCAPE_UTF8))
+        if (*p < 0x80)
                 return 1;
-        return utf8_sequence_length(p);
+        size_t n = utf8_sequence_length(p);
+        if (n > 0)
+                return utf8_is_control(p, n) ? 0 : n;
+        /* not UTF-8: kept as a byte only where a byte is allowed, never a raw C1 (0x9b: CSI) */
+        return flags & ESCAPE_UTF8 || *p <= 0x9f ? 0 : 1;
 }
 
 char *escape_text(const char *text, int flags)

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "core/merge.h"
+#include "core/opts.h"
 #include "core/optmap.h"
 #include "core/plan.h"
 #include "core/policy.h"
@@ -419,6 +420,37 @@ int hostcheck_nfsmount_conf(const char *file, const char *text, struct status_re
                 s.line = lineno;
         }
         return r == 0 ? nfsmount_flush(file, &s, rep) : r;
+}
+
+const struct fstab_nfs *hostcheck_fstab_user_entry(const struct fstab_nfs *v, size_t n,
+                                                   const char *spec, const char *target, bool v4)
+{
+        for (size_t i = n; i-- > 0;) {
+                const char *t = v[i].fstype;
+                bool type_ok = v4 ? streq(t, "nfs4") : streq(t, "nfs") || streq(t, "nfs-tuned");
+                if (type_ok && streq(v[i].target, target) && streq(v[i].spec, spec))
+                        return &v[i];
+        }
+        return NULL;
+}
+
+bool hostcheck_fstab_allows_user(const char *options)
+{
+        struct optspan o;
+        bool user = false, users = false;
+
+        /* as libmount reads them: the last of user/nouser and of users/nousers counts (mount.nfs
+         * alone ignores nouser; mount(8) refuses then); `user=NAME` is mount(8)'s note of who
+         * mounted, not the admin's leave */
+        for (const char *p = options; optstr_next(&p, &o) > 0;) {
+                if (o.value)
+                        continue;
+                if (optspan_is(&o, "user") || optspan_is(&o, "nouser"))
+                        user = optspan_is(&o, "user");
+                else if (optspan_is(&o, "users") || optspan_is(&o, "nousers"))
+                        users = optspan_is(&o, "users");
+        }
+        return user || users;
 }
 
 const char *hostcheck_fstab_options(const struct fstab_nfs *v, size_t n, const char *target)

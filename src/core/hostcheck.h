@@ -28,6 +28,18 @@ struct fstab_nfs {
 const char *hostcheck_fstab_options(const struct fstab_nfs *v, size_t n, const char *target);
 
 /*
+ * The fstab entry a user's setuid mount may use, as nfs-utils' mount.nfs requires one: the
+ * last entry with this mount point, this spec and the type the helper was called for (nfs4
+ * for mount.nfs4 or -t nfs4, else nfs or the helper's own nfs-tuned), whatever its options;
+ * NULL when none.  Its options are the admin's word on that mount.
+ */
+const struct fstab_nfs *hostcheck_fstab_user_entry(const struct fstab_nfs *v, size_t n,
+                                                   const char *spec, const char *target, bool v4);
+/* Whether fstab options let a user mount the entry: `user` or `users` not taken back by a later
+ * `nouser` or `nousers` (libmount's reading). */
+bool hostcheck_fstab_allows_user(const char *options);
+
+/*
  * Entries that will share one NFS client (the kernel's key, with the config's defaults the
  * helper adds) but ask for different nconnect, or mix sec=krb5* with more than one
  * connection.  0 or -ENOMEM.

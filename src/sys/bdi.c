@@ -278,14 +278,31 @@ static int wait_mount_line(const struct paths *p, dev_t dev, long deadline, bool
 /* At most this many other mount namespaces are looked at for a superblock. */
 #define BDI_NAMESPACES_MAX 64
 
-/* The mount namespace of process `pid` ("self" too), as the inode of its ns/mnt. */
-static ino_t mount_ns(const struct paths *p, const char *pid)
+/* A namespace of process `pid` ("self" too), as the inode of its ns/<kind>; 0: none read. */
+static ino_t ns_of(const struct paths *p, const char *pid, const char *kind)
 {
         char path[PATH_MAX];
         struct stat st;
 
-        snprintf(path, sizeof(path), "%s/%s/ns/mnt", p->proc, pid);
+        snprintf(path, sizeof(path), "%s/%s/ns/%s", p->proc, pid, kind);
         return stat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+/*
+ * The mount namespace of a process that may have mounted an NFS superblock: one of the initial
+ * user namespace (PID 1's).  Any user can make user namespaces, and mount namespaces in them,
+ * by the thousand; none of those can mount NFS (not FS_USERNS_MOUNT), and counted against
+ * BDI_NAMESPACES_MAX they would push a container's out of reach: every bdi event would wait
+ * UDEV_MOUNTINFO_WAIT_MS.  0: not one to look at.  When PID 1's cannot be read (a test's
+ * tree), every process counts.
+ */
+static ino_t candidate_ns(const struct paths *p, const char *pid, ino_t init_user)
+{
+        if (pid[0] < '1' || pid[0] > '9')
+                return 0;
+        if (init_user && ns_of(p, pid, "user") != init_user)
+                return 0;
+        return ns_of(p, pid, "mnt");
 }
 
 /* A process of another mount namespace has `dev` in its mount table: the kernel says the
@@ -293,13 +310,13 @@ static ino_t mount_ns(const struct paths *p, const char *pid)
 static bool mounted_elsewhere(const struct paths *p, dev_t dev, unsigned *looks)
 {
         _cleanup_(closedirp) DIR *d = opendir(p->proc);
-        ino_t seen[BDI_NAMESPACES_MAX + 1] = { mount_ns(p, "self") };
+        ino_t seen[BDI_NAMESPACES_MAX + 1] = { ns_of(p, "self", "mnt") };
+        ino_t init_user = ns_of(p, "1", "user");
         size_t n = 1;
         struct dirent *de;
 
         while (d && n <= BDI_NAMESPACES_MAX && (de = readdir(d))) {
-                ino_t ns = de->d_name[0] >= '1' && de->d_name[0] <= '9' ? mount_ns(p, de->d_name)
-                                                                        : 0;
+                ino_t ns = candidate_ns(p, de->d_name, init_user);
                 bool known = !ns;
                 for (size_t i = 0; i < n && !known; i++)
                         known = seen[i] == ns;

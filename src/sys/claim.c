@@ -16,7 +16,7 @@
 
 int claims_dir_open(int run)
 {
-        return run < 0 ? run : rundir_subdir(run, CLAIM_SUBDIR, true);
+        return run < 0 ? run : rundir_subdir(run, CLAIM_SUBDIR, CLAIM_DIR_MODE, true);
 }
 
 unsigned long netns_id(const struct paths *p)
@@ -33,12 +33,18 @@ int claim_read(int dir, const char *key, struct claim *ret)
 {
         char name[NAME_MAX + 1];
         _cleanup_free_ char *text = NULL;
+        struct stat st;
 
         claim_file(name, key);
         _cleanup_(closep) int fd = openat(dir, name,
                                           O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0)
                 return errno == ENOENT || errno == ELOOP ? 0 : -errno;
+        /* one another user could have opened (an older version's 0644) may be flocked by them */
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode) || !rundir_private(&st))
+                return 0;
         /* the claimant holds its file locked for as long as it lives: no pid to trust */
         if (flock(fd, LOCK_SH | LOCK_NB) == 0)
                 return 0;
@@ -64,7 +70,7 @@ int claim_put(int dir, const char *key, const struct claim *c)
         claim_file(name, key);
         if (snprintf(tmp, sizeof(tmp), ".%s.%ld", key, (long)getpid()) >= (int)sizeof(tmp))
                 return -ENAMETOOLONG;
-        int fd = openat(dir, tmp, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+        int fd = openat(dir, tmp, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0)
                 return -errno;
         /* locked before it has its name: no reader ever sees it unlocked, as a stale one */

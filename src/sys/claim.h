@@ -6,6 +6,8 @@
 
 /* Client keys' locks and claims: <rundir>/clients/<key>.lock and <key>.claim. */
 #define CLAIM_SUBDIR "clients"
+/* no other user may open a claim or a lock (rundir_private()): 0600 files in it */
+#define CLAIM_DIR_MODE 0700
 
 /* That directory of the run directory `run` (rundir_open(), or its -errno, returned). */
 int claims_dir_open(int run);

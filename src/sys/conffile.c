@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,34 @@
 #include "sys/fileio.h"
 #include "sys/paths.h"
 
+/* Problems a user's setuid run does not show: the file named only when they can list its
+ * directory (a 0700 drop-in directory's names are the admin's). */
+static int hidden_problems(struct config *c, const char *path, size_t n)
+{
+        const char *where = path && paths_caller_may_list_dir_of(path) ? path : NULL;
+
+        return config_add_error(c,
+                                "%s%s%zu problem%s in %s you cannot read; not shown (root sees "
+                                "them with --check-config)",
+                                where ? where : "", where ? ": " : "", n, n == 1 ? "" : "s",
+                                where ? "a file" : "files");
+}
+
+/* A problem of one file, said with its name unless the caller cannot list its directory. */
+__attribute__((format(printf, 3, 4))) static int file_problem(struct config *c, const char *path,
+                                                              const char *fmt, ...)
+{
+        _cleanup_free_ char *what = NULL;
+        va_list ap;
+
+        if (!paths_caller_may_list_dir_of(path))
+                return hidden_problems(c, NULL, 1);
+        va_start(ap, fmt);
+        int r = vasprintf(&what, fmt, ap);
+        va_end(ap);
+        return r < 0 ? -ENOMEM : config_add_error(c, "%s: %s", path, what);
+}
+
 /* Parses a file's text; on a user's setuid run, the problems of a file that user cannot read
  * are one line without its lines: they quote what the admin kept from them. */
 static int parse_for_caller(struct config *c, const char *path, const char *text)
@@ -27,11 +56,7 @@ static int parse_for_caller(struct config *c, const char *path, const char *text
                 return r;
         size_t hidden = c->nerrors - keep + c->nerrors_more - keep_more;
         config_drop_errors(c, keep, keep_more);
-        return hidden ? config_add_error(c,
-                                         "%s: %zu problem%s in a file you cannot read; not "
-                                         "shown (root sees them with --check-config)",
-                                         path, hidden, hidden == 1 ? "" : "s")
-                      : 0;
+        return hidden ? hidden_problems(c, path, hidden) : 0;
 }
 
 /*
@@ -49,10 +74,10 @@ static int open_config_path(int dirfd, const char *name, const char *path, bool 
         if (fd != -EPERM || !why.where[0])
                 return fd;
         chase_describe(&why, desc, sizeof(desc));
-        return config_add_error(c,
-                                "%s: not used: %s; root reads its configuration only "
-                                "along directories and links of root's",
-                                path, desc) < 0
+        return file_problem(c, path,
+                            "not used: %s; root reads its configuration only along "
+                            "directories and links of root's",
+                            desc) < 0
                        ? -ENOMEM
                        : -EPERM;
 }
@@ -72,22 +97,19 @@ static int load_one(int dirfd, const char *name, const char *path, bool check_ow
         if (r == -ENOMEM)
                 return r;
         if (r == -EPERM)
-                return config_add_error(c,
-                                        "%s: not used: not owned by root or writable by group "
-                                        "or others; fix with chown root:root and chmod 644",
-                                        path);
+                return file_problem(c, path,
+                                    "not used: not owned by root or writable by group or others; "
+                                    "fix with chown root:root and chmod 644");
         if (r == -EINVAL)
-                return config_add_error(c, "%s: not used: not a regular file", path);
+                return file_problem(c, path, "not used: not a regular file");
         if (r == -EFBIG)
-                return config_add_error(c, "%s: not used: larger than %d bytes", path,
-                                        CONFIG_FILE_MAX);
+                return file_problem(c, path, "not used: larger than %d bytes", CONFIG_FILE_MAX);
         if (r < 0) {
                 c->nunread++;
-                return config_add_error(c, "%s: cannot be read: %s", path, strerror(-r));
+                return file_problem(c, path, "cannot be read: %s", strerror(-r));
         }
         if (memchr(text, '\0', len))
-                return config_add_error(c, "%s: not used: contains a NUL byte (not a text file)",
-                                        path);
+                return file_problem(c, path, "not used: contains a NUL byte (not a text file)");
         if (config_add_source(c, "%s", path) < 0)
                 return -ENOMEM;
         return parse_for_caller(c, path, text);
@@ -217,7 +239,7 @@ int load_config(const char *vendor_dir, const char *path, bool check_owner, stru
         /* the vendor's and the image's defaults, less those the admin's same-named files mask */
         for (size_t i = 0; i < vendor.n && r >= 0; i++) {
                 if (dropins_have(&admin, vendor.names[i]))
-                        r = config_add_source(c, "%s/%s: masked by %s/%s", vendor_dir,
+                        r = config_add_source(c, "%s/%s" MASKED_BY "%s/%s", vendor_dir,
                                               vendor.names[i], dir, vendor.names[i]);
                 else
                         r = load_dropin(&vendor, i, check_owner, c);
@@ -228,7 +250,9 @@ int load_config(const char *vendor_dir, const char *path, bool check_owner, stru
         for (size_t i = 0; i < admin.n && r >= 0; i++)
                 r = load_dropin(&admin, i, check_owner, c);
         if (r >= 0)
-                r = config_check_profiles(c);
+                r = config_check_profiles(c, paths_caller_may_read);
+        if (r > 0)
+                r = hidden_problems(c, NULL, (size_t)r);
 out:
         strv_free(vendor.names, vendor.n);
         strv_free(admin.names, admin.n);

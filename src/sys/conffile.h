@@ -9,6 +9,8 @@
 #define CONFIG_FILE_MAX (1024 * 1024)
 /* Most drop-in files read. */
 #define CONFIG_DROPINS_MAX 256
+/* a vendor file the admin masks, as load_config() lists it: "VENDOR" MASKED_BY "ADMIN" */
+#define MASKED_BY ": masked by "
 
 /*
  * The layered configuration, later files overriding earlier ones key by key: the vendor's and

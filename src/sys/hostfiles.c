@@ -161,7 +161,8 @@ static int parse_fstab(const struct libmount *lm, const struct paths *p, bool tr
         _cleanup_free_ char *text = NULL;
         _cleanup_(closep) int fd = open_fstab(p, trusted);
         size_t len = 0;
-        int r = fd < 0 ? fd : read_fd(fd, FSTAB_FILE_MAX, false, &text, &len);
+        /* trusted: the file itself root's and written by no one else, as the config (-EPERM) */
+        int r = fd < 0 ? fd : read_fd(fd, FSTAB_FILE_MAX, trusted, &text, &len);
         FILE *f;
 
         if (r < 0)

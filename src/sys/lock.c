@@ -51,27 +51,69 @@ static int flock_wait(int fd, int timeout_ms)
         return r;
 }
 
+/*
+ * 1 when the locked fd is still the file `file` names, 0 when another took its place (it was
+ * removed by lock_open() in between: the lock is on nothing), -errno on errors.
+ */
+static int still_named(int dirfd, const char *file, int fd)
+{
+        struct stat a, b;
+
+        if (fstat(fd, &a) < 0)
+                return -errno;
+        if (fstatat(dirfd, file, &b, AT_SYMLINK_NOFOLLOW) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
+ * The lock file's fd: a FIFO or another user's file is no lock of ours (-EPERM).  One of ours
+ * that others could open (0644 from older versions: any user may have an fd of it, and hold
+ * its flock for ever) is removed and made again, 0600.
+ */
+static int lock_open(int dirfd, const char *file)
+{
+        struct stat st;
+
+        for (int tries = 0; tries < 2; tries++) {
+                int fd = openat(dirfd, file,
+                                O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK,
+                                0600);
+                if (fd < 0)
+                        return -errno;
+                if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !rundir_trusted(&st)) {
+                        close(fd);
+                        return -EPERM;
+                }
+                if (rundir_private(&st))
+                        return fd;
+                close(fd);
+                if (unlinkat(dirfd, file, 0) < 0 && errno != ENOENT)
+                        return -errno;
+        }
+        return -EPERM;
+}
+
 int lock_key(int dirfd, const char *name, int timeout_ms)
 {
         char file[NAME_MAX + 1];
-        struct stat st;
         int r;
 
         /* the name is a client key: no '/' can reach here */
         if (snprintf(file, sizeof(file), "%s.lock", name) >= (int)sizeof(file))
                 return -ENAMETOOLONG;
-        int fd = openat(dirfd, file,
-                        O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0600);
-        if (fd < 0)
-                return -errno;
-        /* a FIFO or another user's file is no lock of ours */
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !rundir_trusted(&st))
-                r = -EPERM;
-        else
+        for (int tries = 0; tries < 3; tries++) {
+                int fd = lock_open(dirfd, file);
+                if (fd < 0)
+                        return fd;
                 r = flock_wait(fd, timeout_ms);
-        if (r < 0) {
+                if (r == 0)
+                        r = still_named(dirfd, file, fd);
+                if (r > 0)
+                        return fd;
                 close(fd);
-                return r;
+                if (r < 0)
+                        return r;
         }
-        return fd;
+        return -EAGAIN;
 }

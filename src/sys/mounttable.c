@@ -34,6 +34,7 @@ struct scan {
         dev_t *sbs;        /* every NFS superblock seen, or NULL */
         size_t nsbs;
         const char *target; /* find_mount: the target, the last entry wins */
+        int parent;         /* find_mount: the parent mount's ID; -1: any */
         struct nfs_mount *ret_target;
         int found;
 };
@@ -75,7 +76,8 @@ static int keep_entry(struct scan *s, const struct mountinfo_entry *e)
         }
         if (s->filter && e->id == s->filter->exclude_id)
                 return 0;
-        if (s->target ? !streq(e->target, s->target) : !wanted_address(s->filter, e->super_opts))
+        if (s->target ? !streq(e->target, s->target) || (s->parent >= 0 && e->parent != s->parent)
+                      : !wanted_address(s->filter, e->super_opts))
                 return 0;
         int r = nfs_mount_from_entry(e->fstype, e->super_opts, e->target, e->source, e->dev, &m);
         if (r == -ENOENT && s->c)
@@ -219,9 +221,9 @@ int scan_nfs_mounts(const struct paths *p, const struct scan_filter *f, struct c
         return 0;
 }
 
-int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret)
+int find_mount(const struct paths *p, const char *target, int parent, struct nfs_mount *ret)
 {
-        struct scan s = { .target = target, .ret_target = ret, .found = -ENOENT };
+        struct scan s = { .target = target, .parent = parent, .ret_target = ret, .found = -ENOENT };
         int r = scan_table(p, &s);
         return r < 0 ? r : s.found;
 }

@@ -38,8 +38,11 @@ int scan_nfs_mounts(const struct paths *p, const struct scan_filter *f, struct c
  */
 int nfsfs_add_servers(const struct paths *p, const struct scan_filter *f, struct clients *c,
                       struct nfsfs_status *ret_status);
-/* The mount on `target` (the last, the top one); -ENOENT when none. */
-int find_mount(const struct paths *p, const char *target, struct nfs_mount *ret);
+/*
+ * The mount on `target` (the last, the top one) whose parent is mount `parent` (the mount the
+ * directory was on before: the one a mount of it makes; -1: any); -ENOENT when none.
+ */
+int find_mount(const struct paths *p, const char *target, int parent, struct nfs_mount *ret);
 /*
  * The mount of superblock `dev` (read from `fd` when >= 0): 0, -ENOENT when no line shows it,
  * -EMEDIUMTYPE when it is not an NFS mount, or -errno.

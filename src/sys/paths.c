@@ -135,8 +135,59 @@ char *paths_canonical_as_caller(const char *path)
         return r;
 }
 
+/* The mount ID of an open fd, from the kernel's fdinfo (3.15+): 0 and *ret, or -errno. */
+static int fd_mount_id(int fd, int *ret)
+{
+        char path[64], line[128];
+        int r = -ENODATA;
+
+        snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+        _cleanup_(fclosep) FILE *f = fopen(path, "re");
+        if (!f)
+                return -errno;
+        while (r < 0 && fgets(line, sizeof(line), f))
+                if (sscanf(line, "mnt_id: %d", ret) == 1)
+                        r = 0;
+        return r;
+}
+
+int paths_mount_id_as_caller(const char *path, int *ret_mnt_id)
+{
+        bool as_caller = creds_untrusted_caller();
+        uid_t fsuid = as_caller ? (uid_t)setfsuid(getuid()) : 0;
+        gid_t fsgid = as_caller ? (gid_t)setfsgid(getgid()) : 0;
+        int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        int r = fd < 0 ? -errno : 0;
+
+        if (as_caller) {
+                setfsgid(fsgid);
+                setfsuid(fsuid);
+        }
+        if (r == 0) {
+                r = fd_mount_id(fd, ret_mnt_id);
+                close(fd);
+        }
+        return r;
+}
+
 bool paths_caller_may_read(const char *path)
 {
         /* access() checks with the real uid: the caller's, on a setuid run */
         return !creds_untrusted_caller() || access(path, R_OK) == 0;
+}
+
+bool paths_caller_may_list_dir_of(const char *path)
+{
+        char dir[PATH_MAX];
+        const char *slash = strrchr(path, '/');
+
+        if (!creds_untrusted_caller())
+                return true;
+        if (!slash || (size_t)(slash - path) >= sizeof(dir))
+                return false;
+        /* "/x": the root directory */
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+        return access(dir, R_OK) == 0;
 }

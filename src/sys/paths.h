@@ -52,5 +52,13 @@ unsigned long paths_ino(const struct paths *p, const char *path);
 
 /* realpath() with the caller's rights on an untrusted run; NULL and errno as realpath(). */
 char *paths_canonical_as_caller(const char *path);
+/*
+ * The mount point as the caller reaches it (O_PATH, their rights on an untrusted run) and the
+ * ID of the mount it is on (/proc/self/fdinfo): a new mount on it has that mount as parent.
+ * 0 and *ret_mnt_id, or -errno.
+ */
+int paths_mount_id_as_caller(const char *path, int *ret_mnt_id);
 /* The caller may read the file (always, unless an untrusted run). */
 bool paths_caller_may_read(const char *path);
+/* The caller may list the directory the file is in, and so learn its name (as above). */
+bool paths_caller_may_list_dir_of(const char *path);

@@ -18,7 +18,11 @@
 
 extern char **environ;
 
-static int check_fd(int fd)
+/*
+ * The program itself, once the chase has checked the way to it: for root (`trusted`) it is
+ * root's and written by no one else, or whoever owns or may write it chooses what root runs.
+ */
+static int check_fd(int fd, bool trusted)
 {
         struct stat a, b;
 
@@ -30,6 +34,8 @@ static int check_fd(int fd)
                 return -errno;
         if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
                 return -ELOOP;
+        if (trusted && (a.st_uid != 0 || (a.st_mode & (S_IWGRP | S_IWOTH))))
+                return -EPERM;
         return 0;
 }
 
@@ -44,9 +50,10 @@ static bool open_first(struct program *p, const char *candidates, bool skip_self
                         /* close-on-exec: mount.nfs must not inherit it (see exec_program()) */
                         /* the admin's name for a program root runs: along directories and
                          * links no other user controls (sys/chase.c) */
-                        int fd = chase_at(AT_FDCWD, -1, p->buf, geteuid() == 0 ? CHASE_TRUSTED : 0,
-                                          O_PATH, NULL);
-                        int err = fd < 0 ? fd : check_fd(fd);
+                        bool trusted = geteuid() == 0;
+                        int fd = chase_at(AT_FDCWD, -1, p->buf, trusted ? CHASE_TRUSTED : 0, O_PATH,
+                                          NULL);
+                        int err = fd < 0 ? fd : check_fd(fd, trusted);
                         if (skip_self && err == -ELOOP)
                                 close(fd);
                         else if (fd >= 0 || err != -ENOENT) {

@@ -22,7 +22,11 @@ struct program {
  */
 void program_open(struct program *p, const char *candidates);
 void program_close(struct program *p);
-/* 0 when it can be run; -errno, or -ELOOP when it is this very helper (a divert loop). */
+/*
+ * 0 when it can be run; -errno, -ELOOP when it is this very helper (a divert loop), -EPERM
+ * when root would run it and it, or a directory or link on its path, is not root's or is
+ * writable by others.
+ */
 int program_check(const struct program *p);
 struct run_status {
         int exit_status; /* -1 when killed */

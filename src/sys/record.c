@@ -21,7 +21,9 @@ int record_write(int run, const struct mount_record *rec)
         if ((r = mount_record_format(rec, &text)) < 0 ||
             (r = mount_record_name(rec->target, &name)) < 0)
                 return r;
-        _cleanup_(closep) int dir = run < 0 ? run : rundir_subdir(run, RECORD_SUBDIR, true);
+        _cleanup_(closep) int dir = run < 0 ? run
+                                            : rundir_subdir(run, RECORD_SUBDIR, RECORD_DIR_MODE,
+                                                            true);
         return dir < 0 ? dir : write_file_atomic_keep(dir, name, text, strlen(text));
 }
 
@@ -52,7 +54,7 @@ int record_remove(const struct paths *p, const char *target)
         if (r < 0)
                 return r;
         /* none there: no record to remove */
-        _cleanup_(closep) int dir = rundir_open_sub(p, RECORD_SUBDIR, false);
+        _cleanup_(closep) int dir = rundir_open_sub(p, RECORD_SUBDIR, RECORD_DIR_MODE, false);
         if (dir < 0)
                 return dir == -ENOENT ? 0 : dir;
         return unlinkat(dir, name, 0) < 0 && errno != ENOENT ? -errno : 0;
@@ -60,7 +62,7 @@ int record_remove(const struct paths *p, const char *target)
 
 int records_open_readonly(const struct paths *p)
 {
-        return rundir_open_sub(p, RECORD_SUBDIR, false);
+        return rundir_open_sub(p, RECORD_SUBDIR, RECORD_DIR_MODE, false);
 }
 
 int record_read_at(int dir, const char *target, struct mount_record *ret)

@@ -6,6 +6,8 @@
 
 /* Where the records live: <rundir>/mounts. */
 #define RECORD_SUBDIR "mounts"
+/* read by `nfs-tuned status` as any user */
+#define RECORD_DIR_MODE 0755
 
 /*
  * Writes the record of r->target as <run>/mounts/<name> (mount_record_name()), `run` the run

@@ -41,16 +41,39 @@ int rundir_open(const struct paths *p, bool create)
                                         O_RDONLY | O_DIRECTORY, NULL));
 }
 
-int rundir_subdir(int dirfd, const char *name, bool create)
+bool rundir_private(const struct stat *st)
 {
-        if (create && mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST)
-                return -errno;
-        int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        return keep_if_trusted(fd < 0 ? -errno : fd);
+        return st->st_uid == geteuid() && !(st->st_mode & (S_IRWXG | S_IRWXO));
 }
 
-int rundir_open_sub(const struct paths *p, const char *name, bool create)
+/*
+ * A writer's directory with more mode bits than `mode` (one an older version made 0755) is
+ * narrowed: only while it is ours, so that no one else's directory is changed.
+ */
+static int narrow(int fd, mode_t mode)
+{
+        struct stat st;
+
+        if (fd < 0 || fstat(fd, &st) < 0 || st.st_uid != geteuid() || !(st.st_mode & ~mode & 0777))
+                return fd;
+        if (fchmod(fd, mode) == 0)
+                return fd;
+        int r = -errno;
+        close(fd);
+        return r;
+}
+
+int rundir_subdir(int dirfd, const char *name, mode_t mode, bool create)
+{
+        if (create && mkdirat(dirfd, name, mode) < 0 && errno != EEXIST)
+                return -errno;
+        int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        fd = keep_if_trusted(fd < 0 ? -errno : fd);
+        return create ? narrow(fd, mode) : fd;
+}
+
+int rundir_open_sub(const struct paths *p, const char *name, mode_t mode, bool create)
 {
         _cleanup_(closep) int run = rundir_open(p, create);
-        return run < 0 ? run : rundir_subdir(run, name, create);
+        return run < 0 ? run : rundir_subdir(run, name, mode, create);
 }

@@ -80,7 +80,7 @@ tc_claim_other_minor_in_nfsfs() {
 	key41=net$ns-10.99.0.1-2049-tcp-v4.1 key42=net$ns-10.99.0.1-2049-tcp-v4.2
 	conf "nconnect_policy = refuse"
 	mkdir -p "$T/run/clients"
-	printf '# nfs-tuned client claim 1\npid=1\nnconnect=8\ntarget=/mnt/a42\nspec=10.99.0.1:/a42\n' > "$T/run/clients/$key42.claim"
+	put_claim "$T/run/clients/$key42.claim" '# nfs-tuned client claim 1\npid=1\nnconnect=8\ntarget=/mnt/a42\nspec=10.99.0.1:/a42\n'
 	echo "v4 0a630001  801    1 10.99.0.1" > "$T/nfsfs/servers"
 	echo "10.99.0.1 4.2 8 none" > "$T/clients"
 	flock "$T/run/clients/$key42.claim" sleep 5 &
@@ -126,13 +126,13 @@ tc_claim_stale_or_live() {
 	export STUB_KERNEL=$T/clients
 	mkdir -p "$T/run/clients"
 	key=$(printf 'net%s-10.99.0.1-2049-tcp-v3' "$(stat -L -c %i /proc/self/ns/net)")
-	printf '# nfs-tuned client claim 1\npid=1\nnconnect=2\ntarget=/mnt/gone\nspec=10.99.0.1:/gone\n' > "$T/run/clients/$key.claim"
+	put_claim "$T/run/clients/$key.claim" '# nfs-tuned client claim 1\npid=1\nnconnect=2\ntarget=/mnt/gone\nspec=10.99.0.1:/gone\n'
 	# left by a helper that is gone (no one holds it locked): not a claim, whatever pid=1 is
 	run 10.99.0.1:/b "$DIR" -v -o vers=3,nconnect=8
 	status_is 0; out_lacks "warning"; out_has "claim: $key: this mount creates the client (nconnect=8)"
 	value_is "claims left" "$(claim_files)" ""
 	# a live one (its holder has it locked): the client it names is joined
-	printf '# nfs-tuned client claim 1\npid=1\nnconnect=2\ntarget=/mnt/live\nspec=10.99.0.1:/live\n' > "$T/run/clients/$key.claim"
+	put_claim "$T/run/clients/$key.claim" '# nfs-tuned client claim 1\npid=1\nnconnect=2\ntarget=/mnt/live\nspec=10.99.0.1:/live\n'
 	no_clients
 	flock "$T/run/clients/$key.claim" sleep 3 &
 	local holder=$!
@@ -142,10 +142,52 @@ tc_claim_stale_or_live() {
 	opts_has nconnect=2
 	# a live file that is not a claim (another format, another owner's) is none
 	no_clients
-	echo garbage > "$T/run/clients/$key.claim"
+	put_claim "$T/run/clients/$key.claim" 'garbage\n'
 	run 10.99.0.1:/b "$DIR" -o vers=3,nconnect=8
 	status_is 0; out_lacks "warning"
 	kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null
+}
+tc_claim_user_cannot_revive() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (a claim as user nobody locks it)"; exit 77; }
+	export STUB_KERNEL=$T/clients
+	chmod 755 "$T" "$T/run"
+	key=$(printf 'net%s-10.99.0.1-2049-tcp-v3' "$(stat -L -c %i /proc/self/ns/net)")
+	# what an older version left: clients/ 0755, a helper killed mid-mount left its claim 0644
+	mkdir -m 755 "$T/run/clients"
+	printf '# nfs-tuned client claim 1\npid=1\nnconnect=2\ntarget=/mnt/gone\nspec=10.99.0.1:/gone\n' > "$T/run/clients/$key.claim"
+	chmod 644 "$T/run/clients/$key.claim"
+	# user nobody opens it read-only and flocks it: no say in root's next mount of that key
+	setpriv --reuid=65534 --regid=65534 --clear-groups flock -x "$T/run/clients/$key.claim" sleep 3 &
+	local holder=$!
+	sleep 0.3
+	run 10.99.0.1:/b "$DIR" -v -o vers=3,nconnect=8
+	status_is 0; out_lacks "/mnt/gone"; opts_has nconnect=8
+	out_has "claim: $key: this mount creates the client (nconnect=8)"
+	value_is "clients/ narrowed" "$(stat -c %a "$T/run/clients")" 700
+	value_is "lock file mode" "$(stat -c %a "$T/run/clients/$key.lock")" 600
+	kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null
+	# root's own claim with group or other bits, or another user's, is no claim either
+	no_clients
+	for own in 0:0:640 65534:65534:600; do
+		put_claim "$T/run/clients/$key.claim" '# nfs-tuned client claim 1\npid=1\nnconnect=2\ntarget=/mnt/x\nspec=10.99.0.1:/x\n'
+		chown "${own%:*}" "$T/run/clients/$key.claim"; chmod "${own##*:}" "$T/run/clients/$key.claim"
+		flock "$T/run/clients/$key.claim" sleep 3 &
+		holder=$!
+		sleep 0.3
+		run 10.99.0.1:/b "$DIR" -o vers=3,nconnect=8
+		status_is 0; out_lacks "/mnt/x"; opts_has nconnect=8
+		kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null
+		no_clients
+	done
+	# a claim the helper puts is 0600, in a directory no other user can enter
+	export STUB_SLEEP_MS=700
+	"$HELPER" 10.99.0.1:/b "$DIR" -o vers=3,nconnect=8 2> "$T/err" &
+	local h=$!
+	sleep 0.3
+	value_is "claim file mode" "$(stat -c %a "$T/run/clients/$key.claim")" 600
+	setpriv --reuid=65534 --regid=65534 --clear-groups cat "$T/run/clients/$key.claim" 2> /dev/null &&
+		fail "user nobody read a live claim"
+	wait "$h"
 }
 tc_run_dir_untrusted() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }

@@ -101,6 +101,7 @@ tc_setuid_user_sees_no_root_only_config() {
 	printf '[mountpoint "/srv/*"]\nnocto\n' > "$T/etc/nfs-tuned.conf.d/open.conf"
 	chmod 600 "$T/etc/nfs-tuned.conf"; chmod 755 "$T/etc" "$T/etc/nfs-tuned.conf.d" "$T" "$T/vendor"
 	chmod 644 "$T/etc/nfs-tuned.conf.d/open.conf"
+	printf '10.99.0.1:/e /mnt nfs user,noauto 0 0\n10.99.0.2:/e /mnt nfs users,noauto 0 0\n' > "$T/etc/fstab"
 	# never the lines, other sections, the exec line's options, the program or the read-ahead
 	hidden() { for w in clientaddr 10.77.7.7 SECRETWORD 4321 /opt/hidden 'vers=3,'; do out_lacks "$w"; done; }
 	# root sees it all: the words the checks below look for are there to find
@@ -113,15 +114,78 @@ tc_setuid_user_sees_no_root_only_config() {
 	out_has "exec: /opt/hidden/mount.nfs"; out_has "read-ahead: 4321 KiB"; out_has SECRETWORD
 	as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3
 	status_is 0; hidden; out_has "exec: mount.nfs with settings of files you cannot read; not shown"
-	out_has "1 problem in a file you cannot read"; out_has "config: 2 sections of files you cannot read apply"
+	out_has "1 problem in a file you cannot read"; out_has "config: sections of files you cannot read apply"
+	# not the policies either: the kernel shows the mount's options, not what root's files
+	# would have done about them
+	out_has "verdict: new client; connections: 7; the policies of files you cannot read"; out_lacks "krb5: warn"
 	# what the mount itself will be told stays said: the kernel shows sec= and nconnect= of
 	# every mount to every user once it is made (mount.nfs-tuned(8), SECURITY)
 	out_has "sec=krb5p on an NFS client with 7 connections"
 	as_nobody_setuid 10.99.0.2:/e /mnt -f -v -o vers=3
-	out_has "config: 1 section of files you cannot read applies; not shown"
+	out_has "config: sections of files you cannot read apply; not shown"
 	printf '[server "10.99.0.1"]\nvers = 9SECRET\n' >> "$T/etc/nfs-tuned.conf"
 	as_nobody_setuid 10.99.0.1:/e /mnt -f -v
 	status_is 0; hidden; out_lacks 9SECRET; out_has "2 problems in a file you cannot read"
+}
+tc_setuid_user_needs_fstab_entry() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+	# as nfs-utils' mount.nfs: a user mounts only an fstab entry with this mount point, spec
+	# and type and user or users, and is refused before root's configuration is read: nothing
+	# of what it sets for a server can be probed with -f -v
+	mkdir -p "$T/suid" "$T/etc" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	printf '[server "10.99.0.1"]\nnconnect = 8\nsec = krb5p\n' > "$T/etc/nfs-tuned.conf"
+	chmod 600 "$T/etc/nfs-tuned.conf"
+	refused() {
+		status_is 1; out_has "mount.nfs-tuned: permission denied: $1"
+		for w in krb5 connections section config: endpoint; do out_lacks "$w"; done
+	}
+	: > "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/x /mnt -f -v
+	refused "no match for /mnt found in /etc/fstab"
+	as_nobody_setuid --root 10.99.0.1:/x /mnt -f -v
+	status_is 0; out_has "krb5: warn"
+	# the mount point alone, or with another type, or without user: not enough
+	echo "10.99.0.1:/y /mnt nfs user,noauto 0 0" > "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/x /mnt -f -v
+	refused "no match for /mnt"
+	echo "10.99.0.1:/x /mnt nfs4 user,noauto 0 0" > "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/x /mnt -f -v
+	refused "no match for /mnt"
+	echo "10.99.0.1:/x /mnt nfs noauto,user=alice,nousers 0 0" > "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/x /mnt -f -v
+	refused "the /etc/fstab entry for /mnt has neither user nor users"
+	echo "10.99.0.1:/x /mnt nfs noauto,users 0 0" > "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/x /mnt -f -v
+	status_is 0; out_has "endpoint: 10.99.0.1:/x"
+	# the helper's keys come from that entry, not from another spec's on the same mount point
+	printf '10.99.0.1:/x /mnt nfs user 0 0\n10.99.0.1:/y /mnt nfs user,read_ahead_kb=4321 0 0\n' > "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/x /mnt -f -v -o read_ahead_kb=4321
+	status_is 0; out_has "read_ahead_kb=4321 on the command line not used"
+}
+tc_setuid_check_config_hides_unlisted() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+	# a 0600 file's undefined profile, and the names in a 0700 drop-in directory, are root's
+	mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	printf '[global]\nprofile = OTHERSECRET\n' > "$T/etc/nfs-tuned.conf"
+	printf '[global]\nprofile = DROPSECRET\n' > "$T/etc/nfs-tuned.conf.d/secretname.conf"
+	chmod 600 "$T/etc/nfs-tuned.conf" "$T/etc/nfs-tuned.conf.d/secretname.conf"
+	printf '[global]\nhard\n' > "$T/etc/nfs-tuned.conf.d/othername.conf"
+	chown 65534:65534 "$T/etc/nfs-tuned.conf.d/othername.conf"
+	chmod 700 "$T/etc/nfs-tuned.conf.d"
+	as_nobody_setuid --root --check-config -v
+	status_is 1; out_has OTHERSECRET; out_has DROPSECRET; out_has "file: /etc/nfs-tuned.conf.d/secretname.conf"
+	out_has "/etc/nfs-tuned.conf.d/othername.conf: not used: not owned by root"
+	as_nobody_setuid --check-config -v
+	status_is 1; out_lacks OTHERSECRET; out_lacks DROPSECRET; out_lacks secretname; out_lacks othername
+	out_has "1 problem in files you cannot read; not shown"
+	out_has "1 file of directories you cannot list; not shown"; out_has "file: /etc/nfs-tuned.conf"
+	out_has "2 problems in files you cannot read; not shown"
+	# a mount the fstab entry allows says no more of them
+	echo "10.99.0.1:/x /mnt nfs user 0 0" > "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/x /mnt -f
+	status_is 0; out_lacks OTHERSECRET; out_lacks DROPSECRET; out_lacks secretname
 }
 tc_config_dropin_link_through_users_dir() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
@@ -157,9 +221,17 @@ tc_setuid_fstab_through_users_dir() {
 	echo "10.99.0.1:/e /mnt nfs user,noauto,read_ahead_kb=4321 0 0" > "$T/etc/fstab"
 	as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3,read_ahead_kb=4321
 	status_is 0; out_lacks "not used"
+	# an fstab of someone else's, or one others may write, lets no user mount anything
+	chown 65534:65534 "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3,read_ahead_kb=4321
+	status_is 1; out_has "permission denied: no match for /mnt found in /etc/fstab"
+	chown 0:0 "$T/etc/fstab"; chmod 666 "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3,read_ahead_kb=4321
+	status_is 1; out_has "permission denied: no match for /mnt found in /etc/fstab"
+	chmod 644 "$T/etc/fstab"
 	mv "$T/etc/fstab" "$T/u/fstab"; chown -R 65534:65534 "$T/u"; ln -s "$T/u/fstab" "$T/etc/fstab"
 	as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3,read_ahead_kb=4321
-	status_is 0; out_has "read_ahead_kb=4321 on the command line not used"
+	status_is 1; out_has "permission denied: no match for /mnt found in /etc/fstab"; out_lacks "endpoint"
 }
 tc_layered_config() {
 	vendor 10-image.conf '[global]' 'nconnect = 4' 'hard' 'timeo = 300'

@@ -43,7 +43,7 @@ tc_verify_nconnect() {
 }
 tc_verify_trunking() {
 	fixture mountinfo-v41-loopback
-	export STUB_MOUNTINFO_LINE="61 21 0:54 / $DIR rw,relatime shared:61 - nfs4 127.0.0.2:/ rw,vers=4.1,rsize=524288,wsize=524288,namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,clientaddr=127.0.0.1,local_lock=none,addr=127.0.0.1"
+	export STUB_MOUNTINFO_LINE="61 $PARENT 0:54 / $DIR rw,relatime shared:61 - nfs4 127.0.0.2:/ rw,vers=4.1,rsize=524288,wsize=524288,namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,clientaddr=127.0.0.1,local_lock=none,addr=127.0.0.1"
 	run 127.0.0.2:/ "$DIR" -o vers=4.1
 	status_is 0
 	out_has "warning: the kernel uses server address 127.0.0.1 for $DIR, not 127.0.0.2: NFSv4 trunking found the same server and merged the mount into the existing client of /mnt/lo (127.0.0.1:/)"
@@ -122,7 +122,7 @@ tc_verify_escaped_mount_point() {
 	DIR="$T/mnt/my data"; mkdir -p "$DIR"
 	local esc=${DIR// /\\040}
 	printf '50 21 0:50 / %s rw - nfs filer:/other rw,vers=3,addr=10.99.0.7\n' "$T/mnt/my" > "$T/mountinfo"
-	export STUB_MOUNTINFO_LINE="60 21 0:60 / $esc rw,relatime shared:60 - nfs filer:/export/b rw,${V3NEW/hard,/hard,nconnect=2,}"
+	export STUB_MOUNTINFO_LINE="60 $PARENT 0:60 / $esc rw,relatime shared:60 - nfs filer:/export/b rw,${V3NEW/hard,/hard,nconnect=2,}"
 	run 10.99.0.1:/export/b "$DIR" -v -o vers=3,nconnect=2
 	status_is 0; out_lacks warning
 	out_has "verified: $DIR is NFSv3, server address 10.99.0.1, nconnect=2, rsize=1048576, bdi 0:60"

@@ -28,6 +28,9 @@ harness_setup() {
 	unset STUB_EXIT STUB_MOUNTINFO_LINE STUB_BDI STUB_SLEEP_MS STUB_KERNEL STUB_KERNEL_DELAY_MS \
 		NFS_TUNED_UDEV_RULES NFS_TUNED_UDEV_NS
 	DIR=$T/mnt/b
+	# the mount the scratch mount points are on: a mount on one of them has it as parent
+	PARENT=$(findmnt -no ID -T "$T/mnt" 2>/dev/null) || PARENT=21
+	export STUB_PARENT=$PARENT
 	STDOUT=
 }
 # run_cases ARGS...: the end of every file of cases
@@ -61,8 +64,8 @@ argv_is() { value_is "argv[$(($1 - 1))]" "$(argv "$1")" "$2" "argv: $(argv_all)"
 opts_has() { argv_all | grep -qE -- "(^| )-o ([^ ]*,)?$1(,| |$)" || fail "options lack $1: $(argv_all)"; }
 opts_lacks() { ! argv_all | grep -qE -- "(^| )-o ([^ ]*,)?$1(,| |$)" || fail "options have $1: $(argv_all)"; }
 # the line the stub appends for the new mount
-newmount() { # newmount DEV OPTS
-	export STUB_MOUNTINFO_LINE="60 21 $1 / $DIR rw,relatime shared:60 - nfs filer:/export/b rw,$2"
+newmount() { # newmount DEV OPTS [PARENT]
+	export STUB_MOUNTINFO_LINE="60 ${3:-$PARENT} $1 / $DIR rw,relatime shared:60 - nfs filer:/export/b rw,$2"
 }
 V3NEW="vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,mountaddr=10.99.0.1,local_lock=none,addr=10.99.0.1"
 
@@ -82,6 +85,8 @@ two_at_once() {
 	RC="$r1 $r2" OUT=$(cat "$T/errA" "$T/errB")
 	PATTERN=$(awk '{print $1}' "$T/stub/log" | tr '\n' ' ')
 }
+# put_claim FILE TEXT: a claim file as the helper leaves one (0600, printf's format TEXT)
+put_claim() { (umask 077; printf "$2" > "$1"); }
 # the stub's kernel forgets every client: its clients file, mountinfo and nfsfs
 no_clients() { rm -f "$T/clients" "$T/nfsfs/servers"; : > "$T/mountinfo"; }
 # plain_first VERS: a plain mount of 10.99.0.1 on $T/mnt/a through the helper, the stub acting as

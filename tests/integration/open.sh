@@ -119,6 +119,24 @@ tc_mount_nfs_list_passes_over_helper() {
 	run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 2; out_has "refusing to run $T/bin/mount.nfs: it is this helper itself"
 }
+tc_mount_nfs_not_roots() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	# root runs the program mount_nfs names: one another user owns, or any user may write, is
+	# theirs to replace with anything, in a directory of root's or not
+	cp "$STUB" "$T/bin/mount.nfs"; export NFS_TUNED_MOUNT_NFS=$T/bin/mount.nfs
+	chown 65534:65534 "$T/bin/mount.nfs"
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 2; mount_nfs_not_run; out_has "refusing to run $T/bin/mount.nfs: it, or a directory"
+	chown 0:0 "$T/bin/mount.nfs"; chmod 777 "$T/bin/mount.nfs"
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 2; mount_nfs_not_run; out_has "refusing to run $T/bin/mount.nfs"
+	chmod 775 "$T/bin/mount.nfs"
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 2; mount_nfs_not_run
+	chmod 755 "$T/bin/mount.nfs"
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 0; mount_nfs_ran
+}
 tc_mount_nfs_through_users_dir() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 	# root runs the program mount_nfs names: not from a directory another user could fill
@@ -126,7 +144,7 @@ tc_mount_nfs_through_users_dir() {
 	export NFS_TUNED_MOUNT_NFS=$T/u/mount.nfs
 	run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 2; mount_nfs_not_run
-	out_has "refusing to run $T/u/mount.nfs: a directory or link on its path is not root's"
+	out_has "refusing to run $T/u/mount.nfs: it, or a directory or link on its path, is not root's"
 }
 
 run_cases "$@"

@@ -35,6 +35,20 @@ tc_read_ahead_shared_superblock() {
 	status_is 0
 	value_is "read_ahead_kb of the hidden shared bdi 0:70" "$(cat "$T/sys/class/bdi/0:70/read_ahead_kb")" 128 "left alone"
 }
+tc_read_ahead_only_on_what_mount_made() {
+	# the mount point was resolved before mount.nfs ran; a link swapped meanwhile sends
+	# mount.nfs elsewhere, and a new superblock on that path that is not on the directory's
+	# mount (here: another parent) is not the one mount.nfs made: root leaves it alone
+	conf 'read_ahead_kb = 15360'
+	newmount 0:60 "$V3NEW" 99999; export STUB_BDI=0:60
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 0; out_has "warning: mounted, but no NFS mount on $DIR shows"
+	value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 128 "left alone"
+	# on the directory's own mount: the one made
+	newmount 0:60 "$V3NEW"
+	: > "$T/mountinfo"; run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 0; value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 15360
+}
 tc_read_ahead_failure() {
 	conf 'read_ahead_kb = 15360'
 	newmount 0:62 "$V3NEW"
@@ -57,7 +71,12 @@ tc_read_ahead_udev_library_missing() {
 	export NFS_TUNED_UDEV_CONTROL=$T/udev-control NFS_TUNED_UDEV_RULES=$T/rules NFS_TUNED_UDEV_NS=/proc/self/ns
 	conf 'read_ahead_kb = 2048'
 	newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
-	unshare --mount --propagation private sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' \
+	# a new mount namespace numbers its mounts anew: the parent the new line names is read there
+	# (findmnt links libudev too: asked first)
+	unshare --mount --propagation private sh -c 'p=$(findmnt -no ID -T "$4") &&
+		mount --bind /dev/null "$1" && shift &&
+		STUB_MOUNTINFO_LINE=$(echo "$STUB_MOUNTINFO_LINE" | sed "s/^\([0-9]*\) [0-9]* /\1 $p /") &&
+		exec "$@"' \
 		sh "$lib" "$HELPER" 10.99.0.1:/e "$DIR" -v -o vers=3 > "$T/out" 2> "$T/err"
 	took $?
 	status_is 0

@@ -181,12 +181,14 @@ static int kernel_mount(int argc, char **argv, const char *clients, char *line, 
         if (strcmp(sec, "none"))
                 snprintf(secb, sizeof(secb), "xprtsec=%s,", sec);
         int id = 1000 + getpid() % 100000;
+        /* the mount the mount point is on, as the kernel would show it: the helper checks it */
+        const char *parent = getenv("STUB_PARENT") ? getenv("STUB_PARENT") : "21";
         snprintf(line, n,
-                 "%d 21 0:%d / %s rw,relatime - %s %s rw,vers=%s,rsize=1048576,wsize=1048576,"
+                 "%d %s 0:%d / %s rw,relatime - %s %s rw,vers=%s,rsize=1048576,wsize=1048576,"
                  "namlen=255,hard,%sproto=tcp,timeo=600,retrans=2,sec=sys,%slocal_lock=none,"
                  "addr=%s\n",
-                 id, id, argv[2], vers[0] == '4' ? "nfs4" : "nfs", argv[1], vers, nc > 1 ? ncb : "",
-                 secb, host);
+                 id, parent, id, argv[2], vers[0] == '4' ? "nfs4" : "nfs", argv[1], vers,
+                 nc > 1 ? ncb : "", secb, host);
         return 0;
 }
 

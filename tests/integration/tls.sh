@@ -85,7 +85,7 @@ tc_tls_claim_one_key() {
 	export STUB_KERNEL=$T/clients
 	mkdir -p "$T/run/clients"
 	key=$(printf 'net%s-10.99.0.1-2049-tcp-v4.1' "$(stat -L -c %i /proc/self/ns/net)")
-	printf '# nfs-tuned client claim 1\npid=1\nnconnect=1\nxprtsec=none\ntarget=/mnt/live\nspec=10.99.0.1:/live\n' > "$T/run/clients/$key.claim"
+	put_claim "$T/run/clients/$key.claim" '# nfs-tuned client claim 1\npid=1\nnconnect=1\nxprtsec=none\ntarget=/mnt/live\nspec=10.99.0.1:/live\n'
 	flock "$T/run/clients/$key.claim" sleep 3 &
 	local holder=$!
 	sleep 0.3

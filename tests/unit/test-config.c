@@ -744,7 +744,7 @@ START_TEST(test_undefined_profile)
                 config_parse(&c, "t.conf", "[server s]\nprofile = nope\n[global]\nprofile = p\n"),
                 0);
         ck_assert_int_eq(config_parse(&c, "u.conf", "[profile p]\nhard\n"), 0);
-        ck_assert_int_eq(config_check_profiles(&c), 0);
+        ck_assert_int_eq(config_check_profiles(&c, NULL), 0);
         ck_assert_uint_eq(c.nerrors, 1);
         ck_assert_str_eq(c.errors[0],
                          "t.conf:2: profile nope is not defined (no [profile \"nope\"] section in "

@@ -24,6 +24,13 @@ static const struct {
         { "\xf0\x9f\x98\x80", ESCAPE_UTF8, "\xf0\x9f\x98\x80" }, /* U+1F600 */
         { "\xe2\x82", ESCAPE_UTF8, "\\xe2\\x82" },               /* cut short */
         { "", ESCAPE_UTF8, "" },
+        { "\xc4\x80\xc2\x9b", ESCAPE_CONTROL, "\xc4\x80\\xc2\\x9b" }, /* UTF-8 kept, U+009B not */
+        { "a\xc2\x9b" "2Jb", ESCAPE_UTF8, "a\\xc2\\x9b2Jb" },        /* U+009B, a CSI */
+        { "\xc2\x80\xc2\xa0", ESCAPE_UTF8, "\\xc2\\x80\xc2\xa0" }, /* U+0080 yes, U+00A0 no */
+        { "a\x9b" "2J\xa0", ESCAPE_CONTROL, "a\\x9b2J\xa0" },          /* a raw C1 byte */
+        { "x\xe2\x80\xae" "cba", ESCAPE_UTF8, "x\\xe2\\x80\\xaecba" }, /* U+202E */
+        { "\xe2\x80\xaa\xe2\x81\xa9", ESCAPE_UTF8, "\\xe2\\x80\\xaa\\xe2\\x81\\xa9" },
+        { "\xe2\x80\xa9\xe2\x81\xaa", ESCAPE_UTF8, "\xe2\x80\xa9\xe2\x81\xaa" }, /* U+2029, U+206A */
 };
 /* clang-format on */
 

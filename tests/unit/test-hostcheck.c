@@ -265,6 +265,57 @@ static const struct {
 };
 /* clang-format on */
 
+/* A user's mount: the entry with this mount point, spec and type; user or users in it. */
+/* clang-format off */
+static const struct fstab_nfs user_tab[] = {
+        { .spec = "s:/a", .target = "/m", .fstype = "nfs", .options = "user,rsize=1" },
+        { .spec = "s:/b", .target = "/m", .fstype = "nfs", .options = "noauto" },
+        { .spec = "s:/a", .target = "/m", .fstype = "nfs4", .options = "users" },
+        { .spec = "s:/c", .target = "/n", .fstype = "nfs-tuned", .options = "nouser,user" },
+};
+static const struct {
+        const char *spec, *target;
+        bool v4;
+        int want;        /* index into user_tab, -1: none */
+        bool allowed;
+} user_rows[] = {
+        { "s:/a", "/m", false, 0, true },       /* the mount point with this spec */
+        { "s:/b", "/m", false, 1, false },      /* no user in it */
+        { "s:/a", "/m", true, 2, true },        /* mount.nfs4: the nfs4 entry */
+        { "s:/b", "/m", true, -1, false },      /* no nfs4 entry for that spec */
+        { "s:/x", "/m", false, -1, false },     /* another spec */
+        { "s:/a", "/other", false, -1, false }, /* another mount point */
+        { "s:/c", "/n", false, 3, true },       /* the helper's own type; the last of nouser/user */
+};
+/* clang-format on */
+
+START_TEST(test_fstab_user_entry)
+{
+        const struct fstab_nfs *e = hostcheck_fstab_user_entry(
+                user_tab, ELEMS(user_tab), user_rows[_i].spec, user_rows[_i].target,
+                user_rows[_i].v4);
+
+        if (user_rows[_i].want < 0) {
+                ck_assert_ptr_null(e);
+                return;
+        }
+        ck_assert_ptr_eq(e, &user_tab[user_rows[_i].want]);
+        ck_assert_int_eq(hostcheck_fstab_allows_user(e->options), user_rows[_i].allowed);
+}
+END_TEST
+
+START_TEST(test_fstab_allows_user)
+{
+        ck_assert(hostcheck_fstab_allows_user("rw,user"));
+        ck_assert(hostcheck_fstab_allows_user("users,noauto"));
+        ck_assert(!hostcheck_fstab_allows_user("user=alice"));
+        ck_assert(!hostcheck_fstab_allows_user("usersx,\"user\""));
+        ck_assert(!hostcheck_fstab_allows_user("user,nouser"));
+        ck_assert(hostcheck_fstab_allows_user("user,nousers"));
+        ck_assert(!hostcheck_fstab_allows_user(""));
+}
+END_TEST
+
 START_TEST(test_udev)
 {
         struct udev_rule_file v[MAXE];
@@ -376,6 +427,8 @@ static Suite *make_suite(void)
         TCase *tc = tcase_create("core");
         tcase_add_loop_test(tc, test_fstab, 0, ELEMS(fstab_rows));
         tcase_add_test(tc, test_fstab_empty);
+        tcase_add_loop_test(tc, test_fstab_user_entry, 0, ELEMS(user_rows));
+        tcase_add_test(tc, test_fstab_allows_user);
         tcase_add_loop_test(tc, test_udev, 0, ELEMS(udev_rows));
         tcase_add_loop_test(tc, test_writes_read_ahead, 0, ELEMS(writes_rows));
         tcase_add_loop_test(tc, test_nfsmount_conf, 0, ELEMS(conf_rows));

@@ -77,16 +77,30 @@ START_TEST(test_rundir_subdir)
                 return;
         int fd = rundir_open(&p, true);
         ck_assert_int_ge(fd, 0);
-        int sub = rundir_subdir(fd, "mounts", true);
+        int sub = rundir_subdir(fd, "mounts", 0755, true);
         ck_assert_int_ge(sub, 0);
         close(sub);
         scratch_mkdir("run/theirs", 0755, NOBODY);
-        ck_assert_int_eq(rundir_subdir(fd, "theirs", true), -EPERM);
+        ck_assert_int_eq(rundir_subdir(fd, "theirs", 0700, true), -EPERM);
         scratch_mkdir("run/open", 0777, 0);
-        ck_assert_int_eq(rundir_subdir(fd, "open", true), -EPERM);
+        ck_assert_int_eq(rundir_subdir(fd, "open", 0700, true), -EPERM);
+        /* an older version's 0755 claims' directory: narrowed by a writer, not by a reader */
+        struct stat st;
+        char path[2 * PATH_MAX];
+        scratch_mkdir("run/old", 0755, 0);
+        sub = rundir_subdir(fd, "old", 0700, false);
+        ck_assert_int_ge(sub, 0);
+        close(sub);
+        ck_assert(stat(scratch_path(path, "run/old"), &st) == 0);
+        ck_assert_int_eq(st.st_mode & 07777, 0755);
+        sub = rundir_subdir(fd, "old", 0700, true);
+        ck_assert_int_ge(sub, 0);
+        close(sub);
+        ck_assert(stat(scratch_path(path, "run/old"), &st) == 0);
+        ck_assert_int_eq(st.st_mode & 07777, 0700);
         scratch_link("run/link", "mounts", 0);
         /* O_DIRECTORY|O_NOFOLLOW on a link: ENOTDIR */
-        ck_assert_int_eq(rundir_subdir(fd, "link", true), -ENOTDIR);
+        ck_assert_int_eq(rundir_subdir(fd, "link", 0700, true), -ENOTDIR);
         close(fd);
 }
 END_TEST
