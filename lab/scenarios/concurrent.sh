@@ -85,6 +85,30 @@ stale_claim() {
 }
 t claim-left-by-a-killed-helper stale_claim
 
+# a claim as an older version left it (0644 in a 0755 clients/), locked by a user who opened
+# it: only root can make a claim live, so root's next mount of that key ignores it, and the
+# directory and the key's lock are made root's own (0700, 0600)
+user_locked_claim() {
+	local a holder k
+	need_helper || return
+	a=$(mp a) k=$(claim_key 3)
+	conf "[global]" "nconnect_policy = refuse"
+	put_claim 3 2
+	chmod 755 /run/nfs-tuned/clients && chmod 644 "/run/nfs-tuned/clients/$k.claim" || return
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		flock -x "/run/nfs-tuned/clients/$k.claim" sleep 60 &
+	holder=$!
+	sleep 0.5
+	hrun $SRV:/export/a "$a" -o vers=3,nconnect=8
+	kill $holder; wait $holder 2>/dev/null
+	status_is 0 || return
+	out_lacks "$MNT/x" || return
+	nconn_is "$a" 8 || return
+	value_is "clients/ mode" "$(stat -c %a /run/nfs-tuned/clients)" 700 || return
+	value_is "the key's lock mode" "$(stat -c %a "/run/nfs-tuned/clients/$k.lock")" 600 || return
+}
+t claim-locked-by-a-user-is-none user_locked_claim
+
 # a helper that claimed the client and is still in its mount.nfs (held here by flock): a
 # joiner warned under warn passes the claimant's nconnect, so that the kernel, which it
 # reaches first, creates the client the claimant planned

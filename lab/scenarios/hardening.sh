@@ -53,6 +53,29 @@ user_keys() {
 }
 t user-cannot-loosen-policy user_keys
 
+# the setuid helper, run by a user for a mount point no user entry of fstab names: refused
+# before any configuration is read, as nfs-utils' mount.nfs refuses it; nothing of root's
+# 0600 config (a krb5p server section) is said
+user_no_entry() {
+	local b
+	need_helper || return
+	b=$(mp b)
+	conf "[server \"$SRV\"]" "sec = krb5p"
+	chmod 600 "$CONF"
+	echo "$SRV:/export/a $b nfs user,noauto,vers=3 0 0" >/etc/fstab
+	install -m 4755 -o root -g root "$H" /usr/local/sbin/mount.nfs-tuned-suid
+	OUT=$(setpriv --reuid=65534 --regid=65534 --clear-groups timeout 60 \
+		/usr/local/sbin/mount.nfs-tuned-suid $SRV:/export/b "$b" -f -v 2>&1); RC=$?
+	rm -f /usr/local/sbin/mount.nfs-tuned-suid
+	log "  (setuid, as nobody, fstab has another spec there) mount.nfs-tuned -f -v -> $RC"
+	log "$(echo "$OUT" | sed 's/^/    | /')"
+	status_is 1 || return
+	out_has "permission denied: no match for $b found in /etc/fstab" || return
+	out_lacks krb5 || return
+	not_mounted "$b" || return
+}
+t user-without-fstab-entry-refused user_no_entry
+
 # a mount point with a space: planned, verified, its read-ahead set, and cleaned up
 space() {
 	local d="$MNT/with space"
