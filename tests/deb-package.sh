@@ -1,0 +1,175 @@
+#!/bin/bash
+# The Debian package's maintainer scripts, with the real dpkg against a stand-in nfs-common in
+# scratch roots (dpkg --root: the scripts run chrooted there), for the rule of
+# mount.nfs-tuned(8), USER MOUNTS: user mounts through the helper exist exactly when
+# nfs-common's mount.nfs allowed them, there is one setuid-root binary, and purge leaves the
+# statoverrides and the real binary's mode as they were. Each case starts from a new root:
+#  - default: the helper setuid, the diverted copy not, also after nfs-common is reinstalled
+#    and moves to /usr/sbin (the statoverride of the name nfs-common ships);
+#  - chmod u-s, and separately a statoverride (0755; root nogroup 4750), on mount.nfs before
+#    the install: carried over to the helper, kept by an upgrade, a user's run refused;
+#  - while installed: a statoverride of mount.nfs refused, a chmod through the link kept by an
+#    upgrade; dpkg -r puts mount.nfs back with its mode, a later nfs-common reinstall too.
+#   tests/deb-package.sh SOURCE-DIR [DEB]   (DEB: test that package instead of building one)
+# Exit 77 (skip) without dpkg-buildpackage, fakeroot or git, or not as root.
+set -u
+src=$(cd "$1" && pwd)
+deb=${2:-}
+[ "$(id -u)" = 0 ] || { echo "skip: dpkg --root runs the maintainer scripts chrooted: root only"; exit 77; }
+for t in dpkg-buildpackage dpkg-deb fakeroot git; do
+	command -v "$t" >/dev/null || { echo "skip: no $t (apt-get install dpkg-dev debhelper fakeroot)"; exit 77; }
+done
+
+d=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-deb.XXXXXX")
+trap 'rm -rf "$d"' EXIT
+fails=0
+fail() { echo "FAIL: $CASE: $*"; fails=$((fails + 1)); }
+step() { echo "== $*"; }
+
+if [ -z "$deb" ]; then
+	step "dpkg-buildpackage (nocheck) of the tree"
+	mkdir -p "$d/build/src"
+	(cd "$src" && git ls-files -co --exclude-standard -z |
+		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+		tar -c --null -T -) | tar -x -C "$d/build/src" || exit 1
+	(cd "$d/build/src" && DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}" \
+		dpkg-buildpackage -us -uc -b) >"$d/build.log" 2>&1 ||
+		{ tail -30 "$d/build.log"; echo "FAIL: dpkg-buildpackage"; exit 1; }
+	deb=$(ls "$d"/build/nfs-tuned_*.deb | head -n1)
+fi
+echo "package: $deb"
+
+# a stand-in nfs-common: VERSION DIR (sbin, usr/sbin); its mount.nfs says who ran it
+nfs_common() {
+	local x=$d/nc/$1
+	mkdir -p "$x/DEBIAN" "$x/$2" && chmod 755 "$x"
+	printf 'Package: nfs-common\nVersion: %s\nArchitecture: all\nMaintainer: t <t@example.org>\nDescription: stand-in\n' \
+		"$1" >"$x/DEBIAN/control"
+	printf '#!/bin/sh\necho "nfs-common %s euid=$(id -u)"\n' "$1" >"$x/$2/mount.nfs"
+	chmod 4755 "$x/$2/mount.nfs"
+	for l in mount.nfs4 umount.nfs umount.nfs4; do ln -s mount.nfs "$x/$2/$l"; done
+	fakeroot dpkg-deb -b "$x" "$d/nc-$1.deb" >/dev/null && echo "$d/nc-$1.deb"
+}
+# the directories of a merged /usr, also another package's (as in Debian): dpkg removes none
+# of its links when nfs-common stops shipping /sbin
+BASE=$(nfs_common 0-base bin) && mkdir -p "$d/base/DEBIAN" "$d/base/bin" "$d/base/sbin" "$d/base/lib" &&
+	sed 's/nfs-common/base-dirs/' "$d/nc/0-base/DEBIAN/control" >"$d/base/DEBIAN/control" &&
+	fakeroot dpkg-deb -b "$d/base" "$d/base.deb" >/dev/null || { echo "FAIL: stand-in base"; exit 1; }
+NC1=$(nfs_common 1:2.6.2-4 sbin) NC2=$(nfs_common 1:2.6.2-5 sbin) NC13=$(nfs_common 1:2.8.3-1 usr/sbin) ||
+	{ echo "FAIL: stand-in nfs-common"; exit 1; }
+
+# a merged-/usr root with what the maintainer scripts and the helper use
+copy_with_libs() {
+	local f
+	for f in "$1" $(ldd "$1" 2>/dev/null | grep -oE '/[^ ]+'); do
+		mkdir -p "$R$(dirname "$f")"
+		[ -e "$R$f" ] || cp -L "$f" "$R$f"
+	done
+}
+dpkg-deb -x "$deb" "$d/payload"
+new_root() {
+	R=$d/root-$CASE
+	mkdir -p "$R"/usr/{bin,sbin,lib,lib64} "$R"/etc "$R"/tmp "$R"/var/lib/dpkg/{info,updates} "$R"/dev "$R"/mnt/x
+	for l in bin sbin lib lib64; do ln -s usr/$l "$R/$l"; done
+	: >"$R/var/lib/dpkg/status"
+	cp -a /dev/null "$R/dev/null"
+	printf 'root:x:0:0::/root:/bin/sh\nnobody:x:65534:65534::/nonexistent:/bin/sh\n' >"$R/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$R/etc/group"
+	local t
+	for t in sh awk dpkg-divert dpkg-query dpkg-statoverride dpkg-trigger stat chmod chown rm cat sed \
+		mkdir id; do
+		copy_with_libs "$(command -v "$t")"
+	done
+	copy_with_libs "$d/payload/usr/sbin/mount.nfs-tuned"
+	rm -f "$R/usr/sbin/mount.nfs-tuned"
+	dp -i "$d/base.deb" && dp -i "$NC1"
+}
+dp() { dpkg --root="$R" --force-depends "$@" >"$d/dpkg.out" 2>&1 || { cat "$d/dpkg.out"; return 1; }; }
+in_root() { chroot "$R" "$@"; }
+mode() { stat -c '%U %G %a' "$R$1" 2>/dev/null; }
+overrides() { in_root dpkg-statoverride --list | sort | tr '\n' ';'; }
+setuid_files() { (cd "$R" && find . -xdev -type f -perm /6000 | sed 's/^\.//' | sort | tr '\n' ' '); }
+is() { [ "$2" = "$3" ] || fail "$1: '$2', expected '$3'"; }
+# a user's mount through mount.nfs: NEEDLE is in what it says
+user_mount_says() {
+	OUT=$(chroot --userspec=65534:65534 "$R" /sbin/mount.nfs 10.0.0.1:/e /mnt/x -o vers=3 2>&1)
+	RC=$?
+	[[ $OUT == *"$1"* ]] || fail "a user's mount through the helper (exit $RC) said: $OUT"
+}
+
+CASE=default
+step "$CASE: nfs-common's mount.nfs setuid, nothing overridden"
+new_root
+before=$(overrides)
+dp -i "$deb" || fail "dpkg -i"
+is "the helper" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 4755"
+is "setuid files" "$(setuid_files)" "/usr/sbin/mount.nfs-tuned "
+dp -i "$NC2" || fail "nfs-common reinstalled"
+is "the diverted copy after an nfs-common upgrade" "$(mode /sbin/mount.nfs.distrib)" "root root 755"
+dp -i "$NC13" || fail "nfs-common to /usr/sbin"
+is "setuid files after nfs-common moved to /usr/sbin" "$(setuid_files)" "/usr/sbin/mount.nfs-tuned "
+dp -i "$deb" || fail "nfs-tuned upgraded"
+is "the helper after an upgrade" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 4755"
+dp -P nfs-tuned || fail "dpkg -P"
+is "statoverrides after purge" "$(overrides)" "$before"
+is "mount.nfs after purge" "$(mode /usr/sbin/mount.nfs)" "root root 4755"
+[ ! -e "$R/var/lib/nfs-tuned" ] || fail "/var/lib/nfs-tuned left after purge"
+
+CASE=chmod
+step "$CASE: chmod u-s /sbin/mount.nfs before the install"
+new_root
+chmod u-s "$R/sbin/mount.nfs"
+before=$(overrides)
+dp -i "$deb" || fail "dpkg -i"
+is "the helper" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 755"
+is "setuid files" "$(setuid_files)" ""
+user_mount_says "not installed setuid"
+[[ $OUT != *nfs-common* ]] || fail "the real mount.nfs ran for the user"
+dp -i "$deb" || fail "nfs-tuned upgraded"
+is "the helper after an upgrade" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 755"
+dp -i "$NC2" || fail "nfs-common reinstalled"
+is "setuid files after an nfs-common upgrade" "$(setuid_files)" ""
+dp -P nfs-tuned || fail "dpkg -P"
+is "statoverrides after purge" "$(overrides)" "$before"
+is "mount.nfs after purge" "$(mode /sbin/mount.nfs)" "root root 755"
+
+for how in "root root 0755" "root nogroup 4750"; do
+	CASE="statoverride-${how// /-}"
+	step "$CASE: dpkg-statoverride --update --add $how /sbin/mount.nfs before the install"
+	new_root
+	set -- $how
+	in_root dpkg-statoverride --update --add "$@" /sbin/mount.nfs || fail "dpkg-statoverride"
+	was=$(mode /sbin/mount.nfs)
+	before=$(overrides)
+	dp -i "$deb" || fail "dpkg -i"
+	is "the helper" "$(mode /usr/sbin/mount.nfs-tuned)" "$1 $2 $(printf %o $((0$3)))"
+	[ "$3" = 4750 ] || user_mount_says "not installed setuid"
+	dp -i "$deb" || fail "nfs-tuned upgraded"
+	dp -i "$NC2" || fail "nfs-common reinstalled"
+	is "the helper after the upgrades" "$(mode /usr/sbin/mount.nfs-tuned)" "$1 $2 $(printf %o $((0$3)))"
+	is "setuid files after the upgrades" "$(setuid_files)" "$([ "$3" = 4750 ] && echo '/usr/sbin/mount.nfs-tuned ')"
+	dp -P nfs-tuned || fail "dpkg -P"
+	is "statoverrides after purge" "$(overrides)" "$before"
+	is "mount.nfs after purge" "$(mode /sbin/mount.nfs)" "$was"
+done
+
+CASE=while-installed
+step "$CASE: the admin acts while the package is installed; dpkg -r"
+new_root
+before=$(overrides)
+dp -i "$deb" || fail "dpkg -i"
+in_root dpkg-statoverride --update --add root root 0755 /sbin/mount.nfs >/dev/null 2>&1 &&
+	fail "dpkg-statoverride --update of /sbin/mount.nfs went through (it chmods the helper)"
+chmod u-s "$R/sbin/mount.nfs"
+is "the helper after chmod u-s /sbin/mount.nfs" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 755"
+dp -i "$deb" || fail "nfs-tuned upgraded"
+is "the helper after an upgrade" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 755"
+is "setuid files" "$(setuid_files)" ""
+dp -r nfs-tuned || fail "dpkg -r"
+is "statoverrides after dpkg -r" "$(overrides)" "$before"
+is "mount.nfs after dpkg -r" "$(mode /sbin/mount.nfs)" "root root 4755"
+dp -i "$NC2" || fail "nfs-common reinstalled after dpkg -r"
+is "mount.nfs reinstalled after dpkg -r" "$(mode /sbin/mount.nfs)" "root root 4755"
+
+[ "$fails" = 0 ] && echo "all passed"
+[ "$fails" = 0 ]
