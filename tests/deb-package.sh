@@ -90,6 +90,18 @@ mode() { stat -c '%U %G %a' "$R$1" 2>/dev/null; }
 overrides() { in_root dpkg-statoverride --list | sort | tr '\n' ';'; }
 setuid_files() { (cd "$R" && find . -xdev -type f -perm /6000 | sed 's/^\.//' | sort | tr '\n' ' '); }
 is() { [ "$2" = "$3" ] || fail "$1: '$2', expected '$3'"; }
+# installed: the helper's owner, group and mode are MODE, the setuid files FILES
+installed_is() {
+	is "the helper${3:+ $3}" "$(mode /usr/sbin/mount.nfs-tuned)" "$1"
+	is "setuid files${3:+ $3}" "$(setuid_files)" "$2"
+}
+# dpkg -P; then the statoverrides are $before again, NAME's owner, group and mode MODE
+purged() { # NAME MODE
+	dp -P nfs-tuned || fail "dpkg -P"
+	is "statoverrides after purge" "$(overrides)" "$before"
+	is "$1 after purge" "$(mode "$1")" "$2"
+	[ ! -e "$R/var/lib/nfs-tuned" ] || fail "/var/lib/nfs-tuned left after purge"
+}
 # a user's mount through mount.nfs: NEEDLE is in what it says
 user_mount_says() {
 	OUT=$(chroot --userspec=65534:65534 "$R" /sbin/mount.nfs 10.0.0.1:/e /mnt/x -o vers=3 2>&1)
@@ -102,18 +114,14 @@ step "$CASE: nfs-common's mount.nfs setuid, nothing overridden"
 new_root
 before=$(overrides)
 dp -i "$deb" || fail "dpkg -i"
-is "the helper" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 4755"
-is "setuid files" "$(setuid_files)" "/usr/sbin/mount.nfs-tuned "
+installed_is "root root 4755" "/usr/sbin/mount.nfs-tuned "
 dp -i "$NC2" || fail "nfs-common reinstalled"
 is "the diverted copy after an nfs-common upgrade" "$(mode /sbin/mount.nfs.distrib)" "root root 755"
 dp -i "$NC13" || fail "nfs-common to /usr/sbin"
-is "setuid files after nfs-common moved to /usr/sbin" "$(setuid_files)" "/usr/sbin/mount.nfs-tuned "
+installed_is "root root 4755" "/usr/sbin/mount.nfs-tuned " "after nfs-common moved to /usr/sbin"
 dp -i "$deb" || fail "nfs-tuned upgraded"
-is "the helper after an upgrade" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 4755"
-dp -P nfs-tuned || fail "dpkg -P"
-is "statoverrides after purge" "$(overrides)" "$before"
-is "mount.nfs after purge" "$(mode /usr/sbin/mount.nfs)" "root root 4755"
-[ ! -e "$R/var/lib/nfs-tuned" ] || fail "/var/lib/nfs-tuned left after purge"
+installed_is "root root 4755" "/usr/sbin/mount.nfs-tuned " "after an upgrade"
+purged /usr/sbin/mount.nfs "root root 4755"
 
 CASE=chmod
 step "$CASE: chmod u-s /sbin/mount.nfs before the install"
@@ -121,17 +129,13 @@ new_root
 chmod u-s "$R/sbin/mount.nfs"
 before=$(overrides)
 dp -i "$deb" || fail "dpkg -i"
-is "the helper" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 755"
-is "setuid files" "$(setuid_files)" ""
+installed_is "root root 755" ""
 user_mount_says "not installed setuid"
 [[ $OUT != *nfs-common* ]] || fail "the real mount.nfs ran for the user"
 dp -i "$deb" || fail "nfs-tuned upgraded"
-is "the helper after an upgrade" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 755"
 dp -i "$NC2" || fail "nfs-common reinstalled"
-is "setuid files after an nfs-common upgrade" "$(setuid_files)" ""
-dp -P nfs-tuned || fail "dpkg -P"
-is "statoverrides after purge" "$(overrides)" "$before"
-is "mount.nfs after purge" "$(mode /sbin/mount.nfs)" "root root 755"
+installed_is "root root 755" "" "after upgrades of both"
+purged /sbin/mount.nfs "root root 755"
 
 for how in "root root 0755" "root nogroup 4750"; do
 	CASE="statoverride-${how// /-}"
@@ -141,16 +145,14 @@ for how in "root root 0755" "root nogroup 4750"; do
 	in_root dpkg-statoverride --update --add "$@" /sbin/mount.nfs || fail "dpkg-statoverride"
 	was=$(mode /sbin/mount.nfs)
 	before=$(overrides)
+	want="$1 $2 $(printf %o $((0$3)))" files=$([ "$3" = 4750 ] && echo '/usr/sbin/mount.nfs-tuned ')
 	dp -i "$deb" || fail "dpkg -i"
-	is "the helper" "$(mode /usr/sbin/mount.nfs-tuned)" "$1 $2 $(printf %o $((0$3)))"
+	installed_is "$want" "$files"
 	[ "$3" = 4750 ] || user_mount_says "not installed setuid"
 	dp -i "$deb" || fail "nfs-tuned upgraded"
 	dp -i "$NC2" || fail "nfs-common reinstalled"
-	is "the helper after the upgrades" "$(mode /usr/sbin/mount.nfs-tuned)" "$1 $2 $(printf %o $((0$3)))"
-	is "setuid files after the upgrades" "$(setuid_files)" "$([ "$3" = 4750 ] && echo '/usr/sbin/mount.nfs-tuned ')"
-	dp -P nfs-tuned || fail "dpkg -P"
-	is "statoverrides after purge" "$(overrides)" "$before"
-	is "mount.nfs after purge" "$(mode /sbin/mount.nfs)" "$was"
+	installed_is "$want" "$files" "after upgrades of both"
+	purged /sbin/mount.nfs "$was"
 done
 
 CASE=while-installed
@@ -163,8 +165,7 @@ in_root dpkg-statoverride --update --add root root 0755 /sbin/mount.nfs >/dev/nu
 chmod u-s "$R/sbin/mount.nfs"
 is "the helper after chmod u-s /sbin/mount.nfs" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 755"
 dp -i "$deb" || fail "nfs-tuned upgraded"
-is "the helper after an upgrade" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 755"
-is "setuid files" "$(setuid_files)" ""
+installed_is "root root 755" "" "after an upgrade"
 dp -r nfs-tuned || fail "dpkg -r"
 is "statoverrides after dpkg -r" "$(overrides)" "$before"
 is "mount.nfs after dpkg -r" "$(mode /sbin/mount.nfs)" "root root 4755"
