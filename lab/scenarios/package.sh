@@ -119,9 +119,9 @@ p_umount() {
 }
 
 # an fstab "user" mount by an ordinary user: mount(8) drops to the user's uid and runs the
-# helper, which is setuid root like the mount.nfs it replaces. The read-ahead (a root-only
-# sysfs write, the one setting here) shows it ran as root: a helper without the bit still
-# mounts, through the setuid real mount.nfs, but cannot set it
+# helper, which is setuid root as the mount.nfs it replaces was. The read-ahead (a root-only
+# sysfs write, the one setting here) shows it ran as root (a helper without the bit refuses:
+# p_user_mounts_off)
 p_user() {
 	local f
 	have_debs || return
