@@ -51,9 +51,12 @@ nfs_common() {
 	fakeroot dpkg-deb -b "$x" "$d/nc-$1.deb" >/dev/null && echo "$d/nc-$1.deb"
 }
 # the directories of a merged /usr, also another package's (as in Debian): dpkg removes none
-# of its links when nfs-common stops shipping /sbin
-BASE=$(nfs_common 0-base bin) && mkdir -p "$d/base/DEBIAN" "$d/base/bin" "$d/base/sbin" "$d/base/lib" &&
-	sed 's/nfs-common/base-dirs/' "$d/nc/0-base/DEBIAN/control" >"$d/base/DEBIAN/control" &&
+# of its links when nfs-common stops shipping /sbin; it provides the libraries the package
+# depends on (they are copied into the root), so that dpkg runs its triggers
+mkdir -p "$d/base/DEBIAN" "$d/base/bin" "$d/base/sbin" "$d/base/lib" &&
+	printf '%s\n' 'Package: base-dirs' 'Version: 1' 'Architecture: all' 'Maintainer: t <t@example.org>' \
+		'Provides: libc6 (= 9), libudev1 (= 9), libmount1 (= 9), libsmartcols1 (= 9)' \
+		'Description: stand-in' >"$d/base/DEBIAN/control" &&
 	fakeroot dpkg-deb -b "$d/base" "$d/base.deb" >/dev/null || { echo "FAIL: stand-in base"; exit 1; }
 NC1=$(nfs_common 1:2.6.2-4 sbin) NC2=$(nfs_common 1:2.6.2-5 sbin) NC13=$(nfs_common 1:2.8.3-1 usr/sbin) ||
 	{ echo "FAIL: stand-in nfs-common"; exit 1; }
@@ -84,7 +87,7 @@ new_root() {
 	rm -f "$R/usr/sbin/mount.nfs-tuned"
 	dp -i "$d/base.deb" && dp -i "$NC1"
 }
-dp() { dpkg --root="$R" --force-depends "$@" >"$d/dpkg.out" 2>&1 || { cat "$d/dpkg.out"; return 1; }; }
+dp() { dpkg --root="$R" "$@" >"$d/dpkg.out" 2>&1 || { cat "$d/dpkg.out"; return 1; }; }
 in_root() { chroot "$R" "$@"; }
 mode() { stat -c '%U %G %a' "$R$1" 2>/dev/null; }
 overrides() { in_root dpkg-statoverride --list | sort | tr '\n' ';'; }
@@ -166,6 +169,10 @@ chmod u-s "$R/sbin/mount.nfs"
 is "the helper after chmod u-s /sbin/mount.nfs" "$(mode /usr/sbin/mount.nfs-tuned)" "root root 755"
 dp -i "$deb" || fail "nfs-tuned upgraded"
 installed_is "root root 755" "" "after an upgrade"
+# the package's statoverride of /sbin/mount.nfs removed: its file trigger strips the bit
+in_root dpkg-statoverride --remove /sbin/mount.nfs || fail "dpkg-statoverride --remove"
+dp -i "$NC2" || fail "nfs-common reinstalled"
+is "setuid files after nfs-common reinstalled without the statoverride" "$(setuid_files)" ""
 dp -r nfs-tuned || fail "dpkg -r"
 is "statoverrides after dpkg -r" "$(overrides)" "$before"
 is "mount.nfs after dpkg -r" "$(mode /sbin/mount.nfs)" "root root 4755"
