@@ -11,13 +11,13 @@
 #  - while installed: a statoverride of mount.nfs refused, a chmod through the link kept by an
 #    upgrade; dpkg -r puts mount.nfs back with its mode, a later nfs-common reinstall too.
 #   tests/deb-package.sh SOURCE-DIR [DEB]   (DEB: test that package instead of building one)
-# Exit 77 (skip) without dpkg-buildpackage, fakeroot or git, or not as root.
+# Exit 77 (skip) without dpkg-buildpackage, debhelper or git, or not as root.
 set -u
 src=$(cd "$1" && pwd)
 deb=${2:-}
 [ "$(id -u)" = 0 ] || { echo "skip: dpkg --root runs the maintainer scripts chrooted: root only"; exit 77; }
-for t in dpkg-buildpackage dpkg-deb fakeroot git; do
-	command -v "$t" >/dev/null || { echo "skip: no $t (apt-get install dpkg-dev debhelper fakeroot)"; exit 77; }
+for t in dpkg-buildpackage dpkg-deb dh git; do
+	command -v "$t" >/dev/null || { echo "skip: no $t (apt-get install dpkg-dev debhelper)"; exit 77; }
 done
 
 d=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-deb.XXXXXX")
@@ -48,7 +48,7 @@ nfs_common() {
 	printf '#!/bin/sh\necho "nfs-common %s euid=$(id -u)"\n' "$1" >"$x/$2/mount.nfs"
 	chmod 4755 "$x/$2/mount.nfs"
 	for l in mount.nfs4 umount.nfs umount.nfs4; do ln -s mount.nfs "$x/$2/$l"; done
-	fakeroot dpkg-deb -b "$x" "$d/nc-$1.deb" >/dev/null && echo "$d/nc-$1.deb"
+	dpkg-deb --root-owner-group -b "$x" "$d/nc-$1.deb" >/dev/null && echo "$d/nc-$1.deb"
 }
 # the directories of a merged /usr, also another package's (as in Debian): dpkg removes none
 # of its links when nfs-common stops shipping /sbin; it provides the libraries the package
@@ -57,7 +57,7 @@ mkdir -p "$d/base/DEBIAN" "$d/base/bin" "$d/base/sbin" "$d/base/lib" &&
 	printf '%s\n' 'Package: base-dirs' 'Version: 1' 'Architecture: all' 'Maintainer: t <t@example.org>' \
 		'Provides: libc6 (= 9), libudev1 (= 9), libmount1 (= 9), libsmartcols1 (= 9)' \
 		'Description: stand-in' >"$d/base/DEBIAN/control" &&
-	fakeroot dpkg-deb -b "$d/base" "$d/base.deb" >/dev/null || { echo "FAIL: stand-in base"; exit 1; }
+	dpkg-deb --root-owner-group -b "$d/base" "$d/base.deb" >/dev/null || { echo "FAIL: stand-in base"; exit 1; }
 NC1=$(nfs_common 1:2.6.2-4 sbin) NC2=$(nfs_common 1:2.6.2-5 sbin) NC13=$(nfs_common 1:2.8.3-1 usr/sbin) ||
 	{ echo "FAIL: stand-in nfs-common"; exit 1; }
 
