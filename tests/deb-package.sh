@@ -9,7 +9,8 @@
 #  - chmod u-s, and separately a statoverride (0755; root nogroup 4750), on mount.nfs before
 #    the install: carried over to the helper, kept by an upgrade, a user's run refused;
 #  - while installed: a statoverride of mount.nfs refused, a chmod through the link kept by an
-#    upgrade; dpkg -r puts mount.nfs back with its mode, a later nfs-common reinstall too.
+#    upgrade; dpkg -r puts mount.nfs back with its mode, a later nfs-common reinstall too;
+#  - an upgrade from a package before this rule (nothing recorded, the diverted copy setuid).
 #   tests/deb-package.sh SOURCE-DIR [DEB]   (DEB: test that package instead of building one)
 # Exit 77 (skip) without dpkg-buildpackage, debhelper or git, or not as root.
 set -u
@@ -178,6 +179,20 @@ is "statoverrides after dpkg -r" "$(overrides)" "$before"
 is "mount.nfs after dpkg -r" "$(mode /sbin/mount.nfs)" "root root 4755"
 dp -i "$NC2" || fail "nfs-common reinstalled after dpkg -r"
 is "mount.nfs reinstalled after dpkg -r" "$(mode /sbin/mount.nfs)" "root root 4755"
+
+CASE=from-before
+step "$CASE: an upgrade from a package before the rule, whose helper was chmod u-s through the link"
+new_root
+dp -i "$deb" || fail "dpkg -i"
+# what such a package left: no record, no statoverride, the diverted copy setuid
+for n in /sbin/mount.nfs /usr/sbin/mount.nfs; do in_root dpkg-statoverride --remove $n; done
+rm -r "$R/var/lib/nfs-tuned"
+chmod 4755 "$R/sbin/mount.nfs.distrib"
+chmod u-s "$R/sbin/mount.nfs"
+dp -i "$deb" || fail "nfs-tuned upgraded"
+installed_is "root root 755" "" "after the upgrade"
+before=
+purged /sbin/mount.nfs "root root 4755"
 
 [ "$fails" = 0 ] && echo "all passed"
 [ "$fails" = 0 ]
