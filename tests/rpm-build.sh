@@ -8,7 +8,8 @@
 #  - installed with a stand-in nfs-utils into a scratch root (rpm -i --root, the scriptlets
 #    and triggers run chrooted there): nfs-tuned-front enable, an nfs-utils update and its
 #    trigger, a trigger that fails, disable, the package's removal; the helper in that root
-#    picks the real mount.nfs from its built-in list.
+#    picks the real mount.nfs from its built-in list; the helper setuid exactly when
+#    nfs-utils' mount.nfs is (also with it made non-setuid before the install).
 #   tests/rpm-build.sh SOURCE-DIR
 # Exit 77 (skip) without rpmbuild, rpmlint or git, outside a git checkout, or not as root.
 set -u
@@ -72,8 +73,9 @@ extra=$(comm -13 "$d/meson-files" "$d/rpm-meson-part")
 [ -z "$missing" ] || fail "meson installs, the package lacks: $missing"
 [ -z "$extra" ] || fail "the package has, meson does not install: $extra"
 echo "$(wc -l <"$d/meson-files") files from meson install, all in the package"
-[ "$(rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$rpm_file" | grep ' /usr/sbin/mount.nfs-tuned$' | cut -c1-10)" = -rwsr-xr-x ] ||
-	fail "mount.nfs-tuned is not setuid root in the package"
+# shipped 0755: %post makes it setuid when nfs-utils' mount.nfs is
+[ "$(rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$rpm_file" | grep ' /usr/sbin/mount.nfs-tuned$' | cut -c1-10)" = -rwxr-xr-x ] ||
+	fail "mount.nfs-tuned is not 0755 in the package"
 
 # --- a scratch root: a shell and the tools the scriptlets use, a stand-in nfs-utils ---------
 step "scratch root"
@@ -167,6 +169,19 @@ rpm_root -e nfs-tuned || fail "rpm -e"
 [ ! -L "$R/usr/sbin/mount.nfs" ] && [ "$(mode /usr/sbin/mount.nfs)" = 4755 ] && [ ! -e "$R/usr/sbin/mount.nfs.nfs-utils" ] ||
 	fail "erasing the package must put nfs-utils' mount.nfs back, setuid"
 [ ! -e "$R/usr/sbin/mount.nfs-tuned" ] || fail "erase left the helper"
+
+step "mount.nfs not setuid before the install: neither is the helper"
+chmod u-s "$R/usr/sbin/mount.nfs"
+rpm_root -i "$rpm_file" || fail "rpm -i with mount.nfs not setuid"
+[ "$(mode /usr/sbin/mount.nfs-tuned)" = 755 ] || fail "the helper is $(mode /usr/sbin/mount.nfs-tuned) while mount.nfs is 755"
+front enable
+[ "$(mode /usr/sbin/mount.nfs-tuned)" = 755 ] && [ "$(mode /usr/sbin/mount.nfs.nfs-utils)" = 755 ] ||
+	fail "enabled: the helper $(mode /usr/sbin/mount.nfs-tuned), the binary aside $(mode /usr/sbin/mount.nfs.nfs-utils)"
+rpm_root -U --replacepkgs "$rpm_file" || fail "rpm -U of nfs-tuned itself"
+[ "$(mode /usr/sbin/mount.nfs-tuned)" = 755 ] || fail "an upgrade made the helper $(mode /usr/sbin/mount.nfs-tuned)"
+rpm -V --nodeps --root "$R" nfs-tuned >"$d/verify" 2>&1 || { cat "$d/verify"; fail "rpm -V nfs-tuned"; }
+rpm_root -e nfs-tuned || fail "rpm -e"
+[ "$(mode /usr/sbin/mount.nfs)" = 755 ] || fail "erase must put mount.nfs back as it was (755), not $(mode /usr/sbin/mount.nfs)"
 
 [ "$fails" = 0 ] && echo "all passed"
 [ "$fails" = 0 ]

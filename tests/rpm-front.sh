@@ -3,7 +3,7 @@
 # real binary (same bytes, no longer setuid) aside; an nfs-utils update followed by the
 # trigger's reapply keeps it in front with the new binary aside; a trigger that fails leaves
 # no superseded binary; disable restores the real one with its mode; bad states give a clear
-# message and change nothing.
+# message and change nothing; the helper is setuid exactly when nfs-utils' mount.nfs is.
 #   tests/rpm-front.sh SCRIPT
 set -u
 script=$1
@@ -66,6 +66,31 @@ run reapply
 [ "$RC" = 0 ] && [ "$(cat "$d/sbin/mount.nfs.nfs-utils")" = "real mount.nfs 3" ] || fail "reapply once the helper is back"
 run disable
 [ "$(stat -c %a "$d/sbin/mount.nfs")" = 4755 ] || fail "disable after a failed trigger"
+
+# the helper setuid exactly when nfs-utils' mount.nfs is: its own mode, or the one enable found
+hmode() { stat -c %a "$d/sbin/mount.nfs-tuned"; }
+run sync
+[ "$RC" = 0 ] && [ "$(hmode)" = 4755 ] || fail "sync with a setuid mount.nfs: helper $(hmode)"
+chmod u-s "$d/sbin/mount.nfs"
+run sync
+[ "$RC" = 0 ] && [ "$(hmode)" = 755 ] || fail "sync with mount.nfs not setuid: helper $(hmode)"
+run status
+[[ $OUT == *"user mounts: off"* ]] || fail "status must say user mounts are off"
+chmod 4755 "$d/sbin/mount.nfs-tuned"
+run enable
+[ "$RC" = 0 ] && [ "$(hmode)" = 755 ] && [ "$(stat -c %a "$d/sbin/mount.nfs.nfs-utils")" = 755 ] ||
+	fail "enable with mount.nfs not setuid: helper $(hmode)"
+chmod 4755 "$d/sbin/mount.nfs-tuned"
+run reapply
+[ "$RC" = 0 ] && [ "$(hmode)" = 755 ] || fail "reapply while in front must keep the mode enable found"
+run disable
+[ "$(stat -c %a "$d/sbin/mount.nfs")" = 755 ] && [ "$(hmode)" = 755 ] || fail "disable: mount.nfs not setuid"
+# an nfs-utils update writes a setuid mount.nfs: the trigger's reapply follows it
+printf 'real mount.nfs 4\n' >"$d/sbin/mount.nfs" && chmod 4755 "$d/sbin/mount.nfs"
+run reapply
+[ "$RC" = 0 ] && [ "$(hmode)" = 4755 ] || fail "reapply after an update to a setuid mount.nfs: helper $(hmode)"
+run status
+[[ $OUT == *"user mounts: on"* ]] || fail "status must say user mounts are on"
 
 # bad states: nothing to put aside; the helper missing
 mv "$d/sbin/mount.nfs" "$d/keep"

@@ -11,12 +11,15 @@ sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
 # the real binary as nfs-common ships it, read from its own package
 deb_sha() { dpkg-deb --fsys-tarfile "$1" | tar -xO "./$2" | sha256sum | cut -d' ' -f1; }
 
-# real_at PATH SHA: nfs-common's binary, unchanged and setuid root, is at PATH
+# real_at PATH SHA: nfs-common's binary, unchanged, is at PATH: setuid root at its own name,
+# not setuid at a diverted one (the helper is the only setuid-root binary)
 real_at() {
+	local want="4755 root"
+	case $1 in "$D12"|"$D13") want="755 root" ;; esac
 	[ -f "$1" ] && [ ! -L "$1" ] || fail "$1 is not a file" || return
 	[ "$(sha "$1")" = "$2" ] || fail "$1: sha256 $(sha "$1"), not nfs-common's $2" || return
-	[ "$(stat -c '%a %U' "$1")" = "4755 root" ] ||
-		fail "$1: mode $(stat -c '%a %U' "$1"), expected 4755 root" || return
+	[ "$(stat -c '%a %U' "$1")" = "$want" ] ||
+		fail "$1: mode $(stat -c '%a %U' "$1"), expected $want" || return
 }
 # the package is installed and in front: two diversions, the helper at both names
 in_front() {

@@ -3,7 +3,9 @@
 # mount -a, umount and a setuid user mount go through the helper; nfs-common can be
 # reinstalled and upgraded to Debian 13's /usr/sbin layout under it; purge puts the real
 # mount.nfs back byte for byte; upgrades of the package keep it working; a LOCAL diversion
-# stops the install. The checks run in order: each leaves the packages as the next expects.
+# stops the install; with mount.nfs made non-setuid before the install no user mounts through
+# the helper, and purge puts the statoverrides and mode back. The checks run in order: each
+# leaves the packages as the next expects.
 # At the end nfs-common is the guest's own again, for the scenarios after this one.
 # On Debian 13 (the platform trixie) the guest's own nfs-common has mount.nfs in /usr/sbin:
 # the same checks run against it; the stand-in upgrade is Debian 12's only (the real upgrade:
@@ -117,9 +119,9 @@ p_umount() {
 }
 
 # an fstab "user" mount by an ordinary user: mount(8) drops to the user's uid and runs the
-# helper, which is setuid root like the mount.nfs it replaces. The read-ahead (a root-only
-# sysfs write, the one setting here) shows it ran as root: a helper without the bit still
-# mounts, through the setuid real mount.nfs, but cannot set it
+# helper, which is setuid root as the mount.nfs it replaces was. The read-ahead (a root-only
+# sysfs write, the one setting here) shows it ran as root (a helper without the bit refuses:
+# p_user_mounts_off)
 p_user() {
 	local f
 	have_debs || return
@@ -243,6 +245,47 @@ p_local_diversion() {
 	gone /usr/sbin/mount.nfs "$SHA13" || return
 }
 
+# nfs-common's mount.nfs made non-setuid before the install (HOW: chmod u-s, or a
+# dpkg-statoverride): a user cannot mount a "user" fstab entry through the helper (setpriv,
+# su), the package installs no setuid binary at all, and after purge the statoverrides and
+# the mode are as they were. Then mount.nfs is setuid again, for the checks after this one
+p_user_mounts_off() { # HOW
+	local f o m
+	have_debs || return
+	f=$(mp f)
+	case $1 in
+	chmod) chmod u-s $OWN ;;
+	statoverride) pkg dpkg-statoverride --update --add root root 0755 $OWN || return ;;
+	esac
+	o=$(dpkg-statoverride --list | sort) m=$(stat -c '%a %U %G' $OWN)
+	log "  before: $OWN $m; statoverrides: $(echo "$o" | tr '\n' ';')"
+	pkg dpkg -i "$TUNED" || return
+	[ "$(stat -c '%a %U' /usr/sbin/mount.nfs-tuned)" = "755 root" ] ||
+		fail "the helper is $(stat -c '%a %U' /usr/sbin/mount.nfs-tuned), mount.nfs was $m" || return
+	[ "$(stat -c %a $DOWN)" = 755 ] || fail "$DOWN is $(stat -c %a $DOWN), not 755" || return
+	echo "$SRV:/export/f $f nfs vers=3,user,noauto 0 0" >/etc/fstab
+	xrun setpriv --reuid=65534 --regid=65534 --clear-groups mount -v "$f"
+	[ "$RC" != 0 ] || fail "nobody mounted $f through the helper (setpriv)" || return
+	out_matches 'mount\.nfs-tuned: not installed setuid: "user" NFS mounts are off' || return
+	not_mounted "$f" || return
+	xrun su -s /bin/sh -c "mount -v $f" nobody
+	[ "$RC" != 0 ] || fail "nobody mounted $f through the helper (su)" || return
+	out_matches 'mount\.nfs-tuned: not installed setuid' || return
+	not_mounted "$f" || return
+	: >/etc/fstab
+	pkg dpkg -P nfs-tuned || return
+	not_installed || return
+	[ "$(dpkg-statoverride --list | sort)" = "$o" ] ||
+		fail "statoverrides after purge: $(dpkg-statoverride --list | tr '\n' ';')" || return
+	[ "$(stat -c '%a %U %G' $OWN)" = "$m" ] ||
+		fail "$OWN after purge: $(stat -c '%a %U %G' $OWN), was $m" || return
+	case $1 in
+	chmod) chmod u+s $OWN ;;
+	statoverride) pkg dpkg-statoverride --remove $OWN && chmod 4755 $OWN || return ;;
+	esac
+	real_at $OWN "$SHAOWN" || return
+}
+
 # back to the guest's own nfs-common (a downgrade to the /sbin layout, no helper)
 p_restore() {
 	have_debs || return
@@ -276,3 +319,5 @@ fi
 t install-remove-usr-sbin p_install_remove_13
 t local-diversion-left-alone p_local_diversion
 t restore-nfs-common p_restore
+t user-mounts-off-chmod p_user_mounts_off chmod
+t user-mounts-off-statoverride p_user_mounts_off statoverride

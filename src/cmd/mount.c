@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "config-build.h"
 #include "cmd/mount.h"
 #include "cmd/survey.h"
 #include "core/hostcheck.h"
@@ -111,6 +112,16 @@ static enum stage_result allow_user_mount(struct mount_ctx *m)
         return stop(m, MNT_EX_USAGE);
 }
 
+/* A user runs the helper and it is not setuid root: what it runs could not mount as root
+ * either (the package takes the bit from the real mount.nfs), so it says why, as nfs-utils'
+ * mount.nfs does. A dry run says what it would do; a stand-in named by NFS_TUNED_MOUNT_NFS
+ * (a test's) runs as the caller. */
+static bool user_mount_off(const struct cmd_env *env)
+{
+        return !creds_caller_is_root() && !creds_effective_root() && !env->cl->fake &&
+               strcmp(env->paths->mount_nfs, MOUNT_NFS_PATH) == 0;
+}
+
 /* The configuration and the program come from the caller's file system, read before -N
  * switches to the target mount namespace; every path after it is resolved under the caller's
  * root (paths.rootfd). */
@@ -119,6 +130,13 @@ static enum stage_result mount_open(struct mount_ctx *m)
         const struct cmdline *cl = m->env->cl;
         int rc;
 
+        if (user_mount_off(m->env)) {
+                log_error("not installed setuid: \"user\" NFS mounts are off on this host; an "
+                          "administrator turns them on by making %s setuid root (see USER "
+                          "MOUNTS in mount.nfs-tuned(8))",
+                          HELPER_PATH);
+                return stop(m, MNT_EX_FAIL);
+        }
         if (cl->ns && creds_privileged_exec()) {
                 /* a setuid helper must not enter namespaces for its caller */
                 log_error("-N is only for root: mount(8) passes it for root's mounts");

@@ -26,6 +26,25 @@ tc_missing_mount_nfs() {
 	run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 2; out_has "cannot run the real mount.nfs $T/none/mount.nfs: No such file or directory"
 }
+# a user runs the helper and it is not setuid root (the package made it so: nfs-common's
+# mount.nfs was not either): refused before anything is read or run, as mount.nfs says
+tc_user_without_setuid_refused() {
+	local runas=()
+	chmod -R a+rX "$T"
+	[ "$(id -u)" != 0 ] || runas=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+	unset NFS_TUNED_MOUNT_NFS
+	conf "mount_nfs = $STUB"
+	"${runas[@]}" "$HELPER" 10.99.0.1:/e "$DIR" -o vers=3 >"$T/out" 2>"$T/err"
+	took $?
+	status_is 32; out_has 'not installed setuid: "user" NFS mounts are off'
+	out_has "setuid root (see USER MOUNTS in mount.nfs-tuned(8))"
+	mount_nfs_not_run
+	# a dry run says what it would do
+	"${runas[@]}" "$HELPER" 10.99.0.1:/e "$DIR" -f -o vers=3 >"$T/out" 2>"$T/err"
+	took $?
+	status_is 0; out_quiet
+}
+
 tc_mount_nfs_candidates() {
 	# several build-time names for the real binary: the first that exists is run
 	export NFS_TUNED_MOUNT_NFS="$T/none/mount.nfs.usr-is-merged:$STUB:$T/none/other"
