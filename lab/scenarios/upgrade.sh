@@ -43,8 +43,8 @@ u_upgraded() {
 }
 
 # nothing lost: the config byte for byte, the package's same two diversions, the package's files intact,
-# the helper in front and trixie's mount.nfs aside (setuid, as its package ships it), the old
-# /sbin one gone with nfs-common 2.6
+# the helper in front and trixie's mount.nfs aside (not setuid: the helper is the one setuid
+# binary), the old /sbin one gone with nfs-common 2.6
 u_kept() {
 	have || return
 	[ "$(sha $BOOTCONF)" = "$(was conf_sha256)" ] || fail "$CONF changed or lost in the upgrade" || return
