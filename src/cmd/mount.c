@@ -19,7 +19,8 @@
 
 #include "cmd/mount.h"
 #include "cmd/survey.h"
-#include "core/hostcheck.h"
+#include "core/fstab.h"
+#include "core/udevrule.h"
 #include "core/verdict.h"
 #include "core/optmap.h"
 #include "core/opts.h"
@@ -73,12 +74,11 @@ static int find_user_entry(struct mount_ctx *m, bool *ret_found)
         size_t n = 0;
         int r = load_fstab_nfs(m->env->paths, true, &tab, &n, &errs);
         const struct fstab_nfs *e = r < 0 ? NULL
-                                          : hostcheck_fstab_user_entry(tab, n, cl->spec, cl->dir,
-                                                                       cl->v4_by_name);
+                                          : fstab_user_entry(tab, n, cl->spec, cl->dir,
+                                                             cl->v4_by_name);
 
         *ret_found = e != NULL;
-        if (e && hostcheck_fstab_allows_user(e->options) &&
-            !(m->fstab_options = strdup(e->options)))
+        if (e && fstab_allows_user(e->options) && !(m->fstab_options = strdup(e->options)))
                 r = -ENOMEM;
         fstab_nfs_free(tab, n);
         read_errors_done(&errs);

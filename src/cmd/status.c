@@ -25,6 +25,7 @@
 #include "sys/conffile.h"
 #include "sys/creds.h"
 #include "sys/hostfiles.h"
+#include "sys/mountstats.h"
 #include "sys/mounttable.h"
 #include "sys/record.h"
 #include "sys/resolve.h"
@@ -140,7 +141,7 @@ static int gather_one(struct status_ctx *s, int dir, size_t i)
                                                    "comes from fstab only",
                                                    m->target, strerror(-r)) < 0)
                 return -ENOMEM;
-        f->fstab_options = hostcheck_fstab_options(s->fstab, s->nfstab, m->target);
+        f->fstab_options = fstab_target_options(s->fstab, s->nfstab, m->target);
         f->stats = s->stats_read ? mountstats_take(&s->stats, m->target) : NULL;
         live_transports(s, m, f);
         if (s->stats_read && !f->stats &&
