@@ -10,12 +10,12 @@
 #include <sys/sysmacros.h>
 
 #include "core/bdievent.h"
-#include "core/escape.h"
 #include "core/merge.h"
 #include "core/plan.h"
 #include "core/spec.h"
 #include "core/verdict.h"
 #include "shared/array.h"
+#include "shared/escape.h"
 #include "shared/hash.h"
 #include "shared/macro.h"
 

@@ -5,7 +5,8 @@
 #    strings, parsing: no file, socket, environment or clock access, no printing);
 #  - the sys library prints nothing (no stdout, stderr or syslog, no log_*());
 #  - only the front (src/cmd/, the entry points and the log itself) includes shared/log.h,
-#    and no floor includes one above it (core: core/ and shared/; sys: no cmd/);
+#    and no floor includes one above it (shared: only shared/; core: core/ and shared/; sys:
+#    no cmd/);
 #  - no two core modules include each other, directly or round a longer circle;
 #  - the linked setuid helper carries no code of `nfs-tuned status` (no status_* or
 #    mountstats_* symbol): the mount path links only what it runs.
@@ -77,6 +78,10 @@ while IFS= read -r hit; do
 	bad "$hit: only src/cmd/ and the entry points include the log header; a lower floor" \
 	    "returns findings (core/findings.h) or -errno"
 done < <(includes core/* sys/* shared/*.h -- 'shared/log\.h')
+while IFS= read -r hit; do
+	bad "$hit: shared/ is the floor below all others and includes only shared/ headers; move" \
+	    "what it needs down into shared/"
+done < <(includes shared/* -- 'core/|sys/|cmd/')
 while IFS= read -r hit; do
 	bad "$hit: core/ includes only core/ and shared/ headers"
 done < <(includes core/* -- 'sys/|cmd/')
