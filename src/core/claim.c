@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/opts.h"
+#include "core/xprtsec.h"
 #include "shared/macro.h"
 
 enum serialise serialise_decide(const struct serialise_input *in)
@@ -105,8 +106,7 @@ static int claim_set(struct claim *c, const char *key, const char *value)
         else if (streq(key, "nconnect") && !c->nconnect &&
                  parse_uint(value, 1, NCONNECT_MAX, &u) == 0)
                 c->nconnect = (unsigned)u;
-        else if (streq(key, "xprtsec") && !c->xprtsec[0] &&
-                 (streq(value, "none") || streq(value, "tls") || streq(value, "mtls")))
+        else if (streq(key, "xprtsec") && !c->xprtsec[0] && xprtsec_word(value))
                 snprintf(c->xprtsec, sizeof(c->xprtsec), "%s", value);
         else if (streq(key, "target") && !c->target && value[0] == '/')
                 return (c->target = strdup(value)) ? 0 : -ENOMEM;

@@ -8,6 +8,7 @@
 #include "core/opts.h"
 #include "core/readahead.h"
 #include "core/version.h"
+#include "core/xprtsec.h"
 #include "shared/macro.h"
 
 int policy_parse(const char *s, enum policy *ret)
@@ -84,7 +85,7 @@ static int check_version(const char *v)
 
 static int check_xprtsec(const char *v)
 {
-        return v && (streq(v, "none") || streq(v, "tls") || streq(v, "mtls")) ? 0 : -EINVAL;
+        return xprtsec_word(v) ? 0 : -EINVAL;
 }
 
 static int check_not_empty(const char *v)

@@ -10,6 +10,7 @@
 
 #include "core/optmap.h"
 #include "core/request.h"
+#include "core/xprtsec.h"
 #include "shared/macro.h"
 
 void mount_record_done(struct mount_record *r)
@@ -143,8 +144,7 @@ static int record_set(struct mount_record *r, const char *key, const char *value
                 (void)read_ahead_parse(value, &r->read_ahead);
         else if (streq(key, "bg"))
                 r->bg = streq(value, "yes");
-        else if (streq(key, "xprtsec") &&
-                 (streq(value, "none") || streq(value, "tls") || streq(value, "mtls")))
+        else if (streq(key, "xprtsec") && xprtsec_word(value))
                 snprintf(r->xprtsec, sizeof(r->xprtsec), "%s", value);
         return 0;
 }
