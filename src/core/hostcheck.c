@@ -255,9 +255,10 @@ int hostcheck_udev(const struct udev_rule_file *v, size_t n, struct status_repor
 /* Options of nfsmount.conf's global section that decide which NFS client a mount gets. */
 static bool decides_client(const char *key)
 {
-        static const char *const keys[] = { "nconnect", "vers",     "nfsvers",      "defaultvers",
-                                            "sec",      "proto",    "defaultproto", "port",
-                                            "xprtsec",  "mountvers" };
+#define CLIENT_OPTION_NAME(n) #n,
+        /* CLIENT_OPTIONS and nfsmount.conf's own names for them */
+        static const char *const keys[] = { CLIENT_OPTIONS(CLIENT_OPTION_NAME) "nfsvers",
+                                            "defaultvers", "defaultproto", "mountvers" };
         for (size_t i = 0; i < ELEMENTSOF(keys); i++)
                 if (strcasecmp(key, keys[i]) == 0)
                         return true;

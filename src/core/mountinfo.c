@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "core/optmap.h"
 #include "core/opts.h"
 #include "shared/macro.h"
 
@@ -32,9 +33,25 @@ static void copy_cut(char *dst, size_t size, const struct optspan *o, size_t len
 
 /* The super options the kernel keys a client on or that the helper reads, the last of each
  * name: the kernel's own order wins. */
+#define SUPER_OPT_SPAN(n) struct optspan n;
 struct super_opts {
-        struct optspan addr, vers, proto, port, xprtsec, sec, nconnect, rsize;
+        struct optspan addr, rsize;
+        CLIENT_OPTIONS(SUPER_OPT_SPAN)
 };
+
+/* The field an option goes to; NULL: one the helper does not read. */
+#define SUPER_OPT_SLOT(n)      \
+        if (optspan_is(o, #n)) \
+                return &so->n;
+static struct optspan *super_opt_slot(struct super_opts *so, const struct optspan *o)
+{
+        if (optspan_is(o, "addr"))
+                return &so->addr;
+        if (optspan_is(o, "rsize"))
+                return &so->rsize;
+        CLIENT_OPTIONS(SUPER_OPT_SLOT)
+        return NULL;
+}
 
 static int super_opts_read(const char *super_opts, struct super_opts *ret)
 {
@@ -42,15 +59,7 @@ static int super_opts_read(const char *super_opts, struct super_opts *ret)
         int r = 0;
 
         while (super_opts && (r = optstr_next(&super_opts, &o)) > 0) {
-                struct optspan *slot = optspan_is(&o, "addr")       ? &ret->addr
-                                       : optspan_is(&o, "vers")     ? &ret->vers
-                                       : optspan_is(&o, "proto")    ? &ret->proto
-                                       : optspan_is(&o, "port")     ? &ret->port
-                                       : optspan_is(&o, "xprtsec")  ? &ret->xprtsec
-                                       : optspan_is(&o, "sec")      ? &ret->sec
-                                       : optspan_is(&o, "nconnect") ? &ret->nconnect
-                                       : optspan_is(&o, "rsize")    ? &ret->rsize
-                                                                    : NULL;
+                struct optspan *slot = super_opt_slot(ret, &o);
                 if (slot)
                         *slot = o;
         }
