@@ -16,7 +16,8 @@
 #include "config-build.h"
 #include "shared/log.h"
 
-static const struct command commands[] = { COMMANDS(COMMAND_ROW, COMMAND_SKIP) };
+static const struct command commands[] = { RUN_MODES(COMMAND_NAME)
+                                                   COMMANDS(HELPER_ROW, COMMAND_SKIP) };
 
 static const struct tool helper = {
         .name = "mount.nfs-tuned",

@@ -20,7 +20,8 @@
 #include "config-build.h"
 #include "cmd/mount.h"
 #include "cmd/survey.h"
-#include "core/hostcheck.h"
+#include "core/fstab.h"
+#include "core/udevrule.h"
 #include "core/verdict.h"
 #include "core/optmap.h"
 #include "core/opts.h"
@@ -32,7 +33,6 @@
 #include "sys/hostfiles.h"
 #include "sys/mounttable.h"
 #include "sys/record.h"
-#include "sys/rundir.h"
 
 /* How long to wait for udev to finish the new bdi's add event before writing anyway. */
 #define UDEV_WAIT_MS 5000
@@ -74,12 +74,11 @@ static int find_user_entry(struct mount_ctx *m, bool *ret_found)
         size_t n = 0;
         int r = load_fstab_nfs(m->env->paths, true, &tab, &n, &errs);
         const struct fstab_nfs *e = r < 0 ? NULL
-                                          : hostcheck_fstab_user_entry(tab, n, cl->spec, cl->dir,
-                                                                       cl->v4_by_name);
+                                          : fstab_user_entry(tab, n, cl->spec, cl->dir,
+                                                             cl->v4_by_name);
 
         *ret_found = e != NULL;
-        if (e && hostcheck_fstab_allows_user(e->options) &&
-            !(m->fstab_options = strdup(e->options)))
+        if (e && fstab_allows_user(e->options) && !(m->fstab_options = strdup(e->options)))
                 r = -ENOMEM;
         fstab_nfs_free(tab, n);
         read_errors_done(&errs);
@@ -251,71 +250,10 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
         return STAGE_NEXT;
 }
 
-int mount_rundir(struct mount_ctx *m)
-{
-        if (!m->rundir_opened) {
-                m->rundir = rundir_open(m->env->paths, true);
-                m->rundir_opened = true;
-        }
-        return m->rundir;
-}
-
-int mount_scan(struct mount_ctx *m)
-{
-        struct nfsfs_status nfsfs = { 0 };
-        const struct paths *p = m->env->paths;
-
-        clients_done(&m->clients);
-        free(m->sbs);
-        m->sbs = NULL;
-        m->nsbs = 0;
-        /* only the clients of the address mount.nfs uses matter (none when unresolved); the
-         * superblocks before the mount are all read: after it the new one is among them, and
-         * the read-ahead stage tells a new superblock by its absence here */
-        struct scan_filter f = { m->addrs, m->primary ? 1 : 0, -1 };
-        if (m->primary)
-                f.addrs = m->primary;
-        int r = survey_clients(p, &f, &m->clients, &m->sbs, &m->nsbs, &nfsfs);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0)
-                log_warning("cannot read the mount table %s: %s; no client check", p->mountinfo,
-                            strerror(-r));
-        if (nfsfs.error)
-                log_warning("cannot read %s/servers: %s; clients of other mount namespaces are "
-                            "not seen",
-                            p->nfsfs, strerror(-nfsfs.error));
-        else if (nfsfs.bad_lines)
-                log_warning("%s/servers: %d lines not understood, skipped", p->nfsfs,
-                            nfsfs.bad_lines);
-        return 0;
-}
-
 /* The clients and superblocks that exist, read with no lock (cmd/mount-claim.c says why). */
 static enum stage_result mount_survey(struct mount_ctx *m)
 {
         return mount_scan(m) < 0 ? oom(m) : STAGE_NEXT;
-}
-
-int mount_decide_verdict(struct mount_ctx *m)
-{
-        client_match_done(&m->match);
-        if (m->primary && clients_classify(&m->clients, &m->req, m->primary, &m->match) < 0)
-                return -ENOMEM;
-        struct policy_input pin = {
-                .req = &m->req,
-                .nconnect_from_config = merged_origin(&m->merged, "nconnect", NULL) ==
-                                        ORIGIN_CONFIG,
-                .match = &m->match,
-                .nconnect_policy = m->set.nconnect_policy,
-                .krb5_policy = m->set.krb5_policy,
-                .tls_policy = m->set.tls_policy,
-                .clients = &m->clients,
-                .host = m->spec.host,
-                .warn_shared_names = m->set.warn_shared_names,
-        };
-        m->verdict = policy_decide(&pin);
-        return 0;
 }
 
 /* Which client the mount will share (or another helper is creating now), the policies'

@@ -17,8 +17,8 @@
 
 #include "cmd/status.h"
 #include "config-build.h"
-#include "core/escape.h"
 #include "core/statusprom.h"
+#include "shared/escape.h"
 #include "shared/log.h"
 #include "shared/macro.h"
 #include "sys/chase.h"

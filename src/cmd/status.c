@@ -9,8 +9,13 @@
 #include "cmd/status.h"
 #include "cmd/survey.h"
 
+#include "cmd/cmd.h"
+#include "cmd/commands.h"
+
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -25,6 +30,7 @@
 #include "sys/conffile.h"
 #include "sys/creds.h"
 #include "sys/hostfiles.h"
+#include "sys/mountstats.h"
 #include "sys/mounttable.h"
 #include "sys/record.h"
 #include "sys/resolve.h"
@@ -140,7 +146,7 @@ static int gather_one(struct status_ctx *s, int dir, size_t i)
                                                    "comes from fstab only",
                                                    m->target, strerror(-r)) < 0)
                 return -ENOMEM;
-        f->fstab_options = hostcheck_fstab_options(s->fstab, s->nfstab, m->target);
+        f->fstab_options = fstab_target_options(s->fstab, s->nfstab, m->target);
         f->stats = s->stats_read ? mountstats_take(&s->stats, m->target) : NULL;
         live_transports(s, m, f);
         if (s->stats_read && !f->stats &&
@@ -378,5 +384,111 @@ int cmd_status(const struct status_opts *o, const struct paths *p)
                                  : STATUS_EX_CLEAN;
         status_view_done(&v);
         status_ctx_done(&s);
+        return rc;
+}
+
+/* --- the command line -------------------------------------------------------------------- */
+
+const char status_options_help[] = {
+        "Options of status:\n"
+        "  -T, --target PATH    the NFS mount that holds PATH\n"
+        "  -S, --source SPEC    the mounts of SPEC (server:/export)\n"
+        "  -o, --output LIST    the mounts table's columns (+LIST: added to the default)\n"
+        "      --output-all     every column\n"
+        "  -n, --noheadings     no header line\n"
+        "  -r, --raw            raw output: no alignment\n"
+        "  -l, --list           a list (the only form; findmnt's option, accepted)\n"
+        "  -P, --pairs          NAME=\"value\" pairs, one line a mount\n"
+        "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...]}\n"
+        "  -u, --notruncate     never cut a column to the terminal's width\n"
+        "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
+        "                       (atomically; \"-\": standard output) and print nothing\n"
+        "\n"
+        "Exit status: 0 nothing found, 1 findings, 2 an error or an input that could not\n"
+        "be read (the answer is not whole).  See nfs-tuned(8).\n"
+};
+
+enum { OPT_PROMETHEUS = 0x100, OPT_OUTPUT_ALL };
+#define OPTSTRING "o:nrJPluT:S:hV"
+
+static const struct option longopts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "output-all", no_argument, NULL, OPT_OUTPUT_ALL },
+        { "noheadings", no_argument, NULL, 'n' },
+        { "raw", no_argument, NULL, 'r' },
+        { "json", no_argument, NULL, 'J' },
+        { "pairs", no_argument, NULL, 'P' },
+        { "list", no_argument, NULL, 'l' },
+        { "notruncate", no_argument, NULL, 'u' },
+        { "target", required_argument, NULL, 'T' },
+        { "source", required_argument, NULL, 'S' },
+        { "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { 0 },
+};
+
+int status_read_options(const struct cmd_env *env, bool leading)
+{
+        struct status_opts *o = env->status;
+        int argc = env->argc;
+        char **argv = env->argv;
+        int c;
+
+        while ((c = getopt_long(argc, argv, leading ? "+" OPTSTRING : OPTSTRING, longopts, NULL)) !=
+               -1) {
+                switch (c) {
+                case 'o': o->columns = optarg; break;
+                case OPT_OUTPUT_ALL: o->all_columns = true; break;
+                case 'n': o->noheadings = true; break;
+                case 'r': o->raw = true; break;
+                case 'J': o->json = true; break;
+                case 'P': o->pairs = true; break;
+                case 'l': break;
+                case 'u': o->notruncate = true; break;
+                case 'T': o->target = optarg; break;
+                case 'S': o->source = optarg; break;
+                case OPT_PROMETHEUS: o->prometheus = optarg; break;
+                case 'h': return cmd_help(env);
+                case 'V': return cmd_version(env);
+                default: fprintf(stderr, "Try 'nfs-tuned -h'.\n"); return STATUS_EX_ERROR;
+                }
+        }
+        return -1;
+}
+
+/* Options that exclude each other, said; 0 when none do. */
+static int check_options(const struct status_opts *o)
+{
+        if (o->json + o->raw + o->pairs > 1) {
+                log_error("--json, --raw and --pairs exclude each other");
+                return -1;
+        }
+        if (o->prometheus && (o->mountpoint || o->target || o->source)) {
+                log_error("--prometheus writes every mount; a mount point, -T or -S does not "
+                          "apply to it");
+                return -1;
+        }
+        return 0;
+}
+
+int cmd_status_verb(const struct cmd_env *env)
+{
+        struct status_opts *o = env->status;
+        int rc;
+
+        if ((rc = status_read_options(env, false)) >= 0)
+                return rc;
+        if (optind < env->argc)
+                o->mountpoint = env->argv[optind++];
+        if (optind < env->argc) {
+                log_error("unexpected argument '%s': one mount point or source at most; see "
+                          "'nfs-tuned -h'",
+                          env->argv[optind]);
+                return STATUS_EX_ERROR;
+        }
+        if (check_options(o) < 0)
+                return STATUS_EX_ERROR;
+        rc = cmd_status(o, env->paths);
         return rc;
 }

@@ -35,6 +35,19 @@ struct status_view {
 };
 void status_view_done(struct status_view *v);
 
+struct cmd_env;
+
+/* status' options, as -h lists them after the commands (the tool's details). */
+extern const char status_options_help[];
+/*
+ * status' options from env->argv at optind: `leading`, those before the verb (up to the first
+ * argument), else all of them.  -1 to go on, or an exit code (-h, -V, an unknown option).
+ */
+int status_read_options(const struct cmd_env *env, bool leading);
+/* The verb: the options after it too (nfs-tuned status /data -J), one argument, then
+ * cmd_status(); a STATUS_EX_* code. */
+int cmd_status_verb(const struct cmd_env *env);
+
 /* `nfs-tuned status`: a STATUS_EX_* code. */
 int cmd_status(const struct status_opts *o, const struct paths *p);
 

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/keyfile.h"
 #include "core/opts.h"
+#include "core/xprtsec.h"
 #include "shared/macro.h"
 
 enum serialise serialise_decide(const struct serialise_input *in)
@@ -96,8 +98,9 @@ int claim_format(const struct claim *c, char **ret)
 }
 
 /* One key=value line of a claim; a repeated key is not a claim the helper wrote. */
-static int claim_set(struct claim *c, const char *key, const char *value)
+static int claim_set(void *ctx, const char *key, const char *value)
 {
+        struct claim *c = ctx;
         unsigned long u;
 
         if (streq(key, "pid") && !c->pid && parse_uint(value, 1, INT_MAX, &u) == 0)
@@ -105,8 +108,7 @@ static int claim_set(struct claim *c, const char *key, const char *value)
         else if (streq(key, "nconnect") && !c->nconnect &&
                  parse_uint(value, 1, NCONNECT_MAX, &u) == 0)
                 c->nconnect = (unsigned)u;
-        else if (streq(key, "xprtsec") && !c->xprtsec[0] &&
-                 (streq(value, "none") || streq(value, "tls") || streq(value, "mtls")))
+        else if (streq(key, "xprtsec") && !c->xprtsec[0] && xprtsec_word(value))
                 snprintf(c->xprtsec, sizeof(c->xprtsec), "%s", value);
         else if (streq(key, "target") && !c->target && value[0] == '/')
                 return (c->target = strdup(value)) ? 0 : -ENOMEM;
@@ -120,25 +122,8 @@ static int claim_set(struct claim *c, const char *key, const char *value)
 int claim_parse(const char *text, struct claim *ret)
 {
         struct claim c = { 0 };
-        size_t hl = strlen(CLAIM_HEADER);
-        int r = 0;
+        int r = keyfile_parse(text, CLAIM_HEADER, KEYFILE_STRICT, claim_set, &c);
 
-        if (strncmp(text, CLAIM_HEADER, hl) != 0 || text[hl] != '\n')
-                return -EINVAL;
-        for (const char *p = text + hl + 1; *p && r == 0;) {
-                size_t n = strcspn(p, "\n");
-                _cleanup_free_ char *line = strndup(p, n);
-                char *eq = line ? strchr(line, '=') : NULL;
-                if (!line)
-                        r = -ENOMEM;
-                else if (!eq)
-                        r = -EINVAL;
-                else {
-                        *eq = '\0';
-                        r = claim_set(&c, line, eq + 1);
-                }
-                p += n + (p[n] == '\n');
-        }
         if (r == 0 && (!c.pid || !c.nconnect || !c.target || !c.spec))
                 r = -EINVAL;
         /* a claim without it: taken as none, the side where a TLS mount is refused */

@@ -77,17 +77,6 @@ bool xprtsec_separates(struct nfs_version v)
         return xprtsec_sharing_of(v) == XPRTSEC_SEPARATE;
 }
 
-enum tls_level tls_level_of(const char *xprtsec)
-{
-        return streq(xprtsec, "mtls") ? TLS_MTLS : streq(xprtsec, "tls") ? TLS_TLS : TLS_NONE;
-}
-
-const char *tls_level_to_string(enum tls_level l)
-{
-        static const char *const s[] = { "none", "tls", "mtls" };
-        return s[l];
-}
-
 static bool endpoint_equal(const struct client_key *a, const struct client_key *b)
 {
         return a->port == b->port && streq(a->transport, b->transport) &&

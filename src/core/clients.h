@@ -7,6 +7,7 @@
 #include "core/addr.h"
 #include "core/mountinfo.h"
 #include "core/request.h"
+#include "core/xprtsec.h"
 #include "shared/hash.h"
 
 /* The kernel's key of an nfs_client: what decides sharing (doc/DESIGN.md, "When a new mount
@@ -107,8 +108,6 @@ void clients_hidden_nconnect(struct clients *c, const struct rpc_switch *sw, siz
  * server address, port, transport and version.  Read by the classification (plan, policies,
  * claim key), the verification, the udev mode and status.
  */
-enum tls_level { TLS_NONE, TLS_TLS, TLS_MTLS }; /* weakest first */
-
 enum xprtsec_sharing {
         XPRTSEC_SEPARATE, /* a client of its own (NFSv3: nfs_match_client() keys on it) */
         XPRTSEC_FOLDED,   /* NFSv4: trunking discovery folds the new client into the
@@ -116,9 +115,6 @@ enum xprtsec_sharing {
                                  * policy the mount then runs under */
 };
 
-/* The protection of an xprtsec= value: "" and "none" are none; an unknown word counts as none. */
-enum tls_level tls_level_of(const char *xprtsec);
-const char *tls_level_to_string(enum tls_level l);
 /* What the kernel does with xprtsec for a version (major 0: negotiated, may be NFSv4). */
 enum xprtsec_sharing xprtsec_sharing_of(struct nfs_version v);
 /* Whether two clients of these keys are one kernel client's key (the claim's key name). */

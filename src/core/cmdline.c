@@ -42,17 +42,22 @@ static const char *base_name(const char *s)
         return b ? b + 1 : s;
 }
 
-/* Long options: each picks a mode (the verbs of mount.nfs-tuned besides mounting). */
+/* The verbs of mount.nfs-tuned (RUN_MODES): a long option picks the mode of its row. */
+#define RUN_MODE_ROW(mode, name, alias, arg) { name, alias, mode, arg },
 static const struct {
-        const char *name;
+        const char *name, *alias;
         enum run_mode mode;
         bool arg; /* takes one: "--name ARG" or "--name=ARG", kept in cmdline.bdi */
-} long_options[] = {
-        { "--version", RUN_VERSION, false },
-        { "--help", RUN_HELP, false },
-        { "--check-config", RUN_CHECK_CONFIG, false },
-        { "--udev-bdi", RUN_UDEV_BDI, true },
-};
+} modes[] = { RUN_MODES(RUN_MODE_ROW) };
+
+/* Whether `a` (len bytes) is the row's long option: its name or its alias. */
+static bool names_row(const char *a, size_t len, size_t k)
+{
+        const char *n = strncmp(modes[k].name, "--", 2) == 0 ? modes[k].name : NULL;
+        return (n && strlen(n) == len && strncmp(a, n, len) == 0) ||
+               (modes[k].alias && strlen(modes[k].alias) == len &&
+                strncmp(a, modes[k].alias, len) == 0);
+}
 
 static int parse_long(struct cmdline *c, int argc, char *const *argv, int *i,
                       char err[static CMDLINE_ERR_MAX])
@@ -60,13 +65,13 @@ static int parse_long(struct cmdline *c, int argc, char *const *argv, int *i,
         const char *a = argv[*i], *eq = strchr(a, '=');
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
 
-        for (size_t k = 0; k < ELEMENTSOF(long_options); k++) {
-                if (strlen(long_options[k].name) != len || strncmp(a, long_options[k].name, len))
+        for (size_t k = 0; k < ELEMENTSOF(modes); k++) {
+                if (!names_row(a, len, k))
                         continue;
-                if (!long_options[k].arg && eq)
+                if (!modes[k].arg && eq)
                         break;
-                c->mode = long_options[k].mode;
-                if (!long_options[k].arg)
+                c->mode = modes[k].mode;
+                if (!modes[k].arg)
                         return 0;
                 if (!eq && *i + 1 >= argc) {
                         snprintf(err, CMDLINE_ERR_MAX, "option '%s' needs an argument", a);

@@ -4,7 +4,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum run_mode { RUN_MOUNT, RUN_UMOUNT, RUN_HELP, RUN_VERSION, RUN_CHECK_CONFIG, RUN_UDEV_BDI };
+/*
+ * The helper's verbs, one row each: the mode (its index in the helper's command table), the
+ * name that picks it and that -h lists (a name that starts with "--" is a long option), another
+ * long option that picks it (NULL: none), whether its long option takes an argument.
+ * cmdline_parse() reads the long options from the rows, and the helper's command table
+ * (cmd/commands.h, COMMAND_NAME) takes its names from them.
+ */
+#define RUN_MODES(X)                                       \
+        X(RUN_MOUNT, "", NULL, false)                      \
+        X(RUN_UMOUNT, "umount", NULL, false)               \
+        X(RUN_HELP, "-h", "--help", false)                 \
+        X(RUN_VERSION, "-V", "--version", false)           \
+        X(RUN_CHECK_CONFIG, "--check-config", NULL, false) \
+        X(RUN_UDEV_BDI, "--udev-bdi", NULL, true)
+
+#define RUN_MODE_ENUM(mode, name, alias, arg) mode,
+enum run_mode { RUN_MODES(RUN_MODE_ENUM) };
 
 /* The helper's command line, as mount(8) passes it. Strings point into argv or opts. */
 struct cmdline {

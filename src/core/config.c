@@ -175,7 +175,7 @@ static const char *check_value(const struct conf_section *s, const char *key, co
                 return "a profile cannot name another profile";
         if (d && (d->check || d->max)) {
                 bad = optdef_check(d, value) < 0;
-        } else if (value && !*value && !(d && (d->flags & OPTF_REQUEST))) {
+        } else if (value && !*value && !(d && optdef_decides_client(d))) {
                 return "empty value";
         } else {
                 /* what the request parser would refuse at mount time (v4.3, proto=sctp ...),

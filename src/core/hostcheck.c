@@ -211,26 +211,6 @@ int hostcheck_fstab(const struct fstab_nfs *v, size_t n, const struct config *co
 
 /* --- udev ------------------------------------------------------------------------------ */
 
-bool udev_rule_writes_read_ahead(const char *text)
-{
-        for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-                size_t len = strcspn(p, "\n");
-                const char *s = p + strspn(p, " \t");
-                if (*s == '#')
-                        continue;
-                if (memmem(p, len, "read_ahead_kb", strlen("read_ahead_kb")))
-                        return true;
-        }
-        return false;
-}
-
-/* Another rule file that udev runs after nfs-tuned's and that writes read_ahead_kb. */
-static bool writes_after_ours(const struct udev_rule_file *f)
-{
-        return !streq(f->name, NFS_UTILS_UDEV_RULE) && !streq(f->name, NFS_TUNED_UDEV_RULE) &&
-               !f->masked && f->writes_read_ahead && strcmp(f->name, NFS_TUNED_UDEV_RULE) > 0;
-}
-
 static int udev_one(const struct udev_rule_file *f, struct status_report *rep)
 {
         if (streq(f->name, NFS_TUNED_UDEV_RULE) && (f->masked || f->shadowed))
@@ -250,7 +230,7 @@ static int udev_one(const struct udev_rule_file *f, struct status_report *rep)
                         "reach it, and what it writes to read_ahead_kb stays on every mount whose "
                         "config sets no read_ahead_kb",
                         f->path, f->shadowed);
-        if (writes_after_ours(f))
+        if (udev_rule_writes_after_ours(f))
                 return status_add_finding(
                         rep, SEV_WARNING, F_UDEV_WRITER, NULL,
                         "%s writes read_ahead_kb and sorts after nfs-tuned's %s: udev runs it later, "
@@ -270,54 +250,15 @@ int hostcheck_udev(const struct udev_rule_file *v, size_t n, struct status_repor
         return r;
 }
 
-enum udev_rule_state udev_rule_state(const struct udev_rule_file *v, size_t n,
-                                     const char **ret_path)
-{
-        const struct udev_rule_file *ours = NULL;
-        enum udev_rule_state st = UDEV_RULE_ABSENT;
-
-        for (size_t i = 0; i < n && !ours; i++)
-                if (streq(v[i].name, NFS_TUNED_UDEV_RULE))
-                        ours = &v[i];
-        if (ours && ours->masked)
-                st = UDEV_RULE_MASKED;
-        else if (ours && ours->shadowed)
-                st = UDEV_RULE_REPLACED;
-        else if (ours && !ours->writes_read_ahead)
-                st = UDEV_RULE_INERT;
-        else if (ours)
-                st = UDEV_RULE_LAST;
-        for (size_t i = 0; i < n && st == UDEV_RULE_LAST; i++)
-                if (writes_after_ours(&v[i])) {
-                        st = UDEV_RULE_OVERWRITTEN;
-                        ours = &v[i];
-                }
-        if (ret_path)
-                *ret_path = ours ? ours->path : NULL;
-        return st;
-}
-
-const char *udev_rule_state_to_string(enum udev_rule_state s)
-{
-        static const char *const t[] = {
-                [UDEV_RULE_LAST] = "writes the same value last in udev's event",
-                [UDEV_RULE_ABSENT] = "is not installed",
-                [UDEV_RULE_MASKED] = "is masked",
-                [UDEV_RULE_REPLACED] = "is replaced by a file of its name",
-                [UDEV_RULE_INERT] = "writes no read_ahead_kb",
-                [UDEV_RULE_OVERWRITTEN] = "is followed by a rule that writes read_ahead_kb",
-        };
-        return t[s];
-}
-
 /* --- nfsmount.conf ----------------------------------------------------------------------- */
 
 /* Options of nfsmount.conf's global section that decide which NFS client a mount gets. */
 static bool decides_client(const char *key)
 {
-        static const char *const keys[] = { "nconnect", "vers",     "nfsvers",      "defaultvers",
-                                            "sec",      "proto",    "defaultproto", "port",
-                                            "xprtsec",  "mountvers" };
+#define CLIENT_OPTION_NAME(n) #n,
+        /* CLIENT_OPTIONS and nfsmount.conf's own names for them */
+        static const char *const keys[] = { CLIENT_OPTIONS(CLIENT_OPTION_NAME) "nfsvers",
+                                            "defaultvers", "defaultproto", "mountvers" };
         for (size_t i = 0; i < ELEMENTSOF(keys); i++)
                 if (strcasecmp(key, keys[i]) == 0)
                         return true;
@@ -420,43 +361,4 @@ int hostcheck_nfsmount_conf(const char *file, const char *text, struct status_re
                 s.line = lineno;
         }
         return r == 0 ? nfsmount_flush(file, &s, rep) : r;
-}
-
-const struct fstab_nfs *hostcheck_fstab_user_entry(const struct fstab_nfs *v, size_t n,
-                                                   const char *spec, const char *target, bool v4)
-{
-        for (size_t i = n; i-- > 0;) {
-                const char *t = v[i].fstype;
-                bool type_ok = v4 ? streq(t, "nfs4") : streq(t, "nfs") || streq(t, "nfs-tuned");
-                if (type_ok && streq(v[i].target, target) && streq(v[i].spec, spec))
-                        return &v[i];
-        }
-        return NULL;
-}
-
-bool hostcheck_fstab_allows_user(const char *options)
-{
-        struct optspan o;
-        bool user = false, users = false;
-
-        /* as libmount reads them: the last of user/nouser and of users/nousers counts (mount.nfs
-         * alone ignores nouser; mount(8) refuses then); `user=NAME` is mount(8)'s note of who
-         * mounted, not the admin's leave */
-        for (const char *p = options; optstr_next(&p, &o) > 0;) {
-                if (o.value)
-                        continue;
-                if (optspan_is(&o, "user") || optspan_is(&o, "nouser"))
-                        user = optspan_is(&o, "user");
-                else if (optspan_is(&o, "users") || optspan_is(&o, "nousers"))
-                        users = optspan_is(&o, "users");
-        }
-        return user || users;
-}
-
-const char *hostcheck_fstab_options(const struct fstab_nfs *v, size_t n, const char *target)
-{
-        for (size_t i = n; i-- > 0;)
-                if (streq(v[i].target, target))
-                        return v[i].options;
-        return NULL;
 }

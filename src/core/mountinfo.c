@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "core/optmap.h"
 #include "core/opts.h"
 #include "shared/macro.h"
 
@@ -30,64 +31,101 @@ static void copy_cut(char *dst, size_t size, const struct optspan *o, size_t len
         dst[len] = '\0';
 }
 
+/* The super options the kernel keys a client on or that the helper reads, the last of each
+ * name: the kernel's own order wins. */
+#define SUPER_OPT_SPAN(n) struct optspan n;
+struct super_opts {
+        struct optspan addr, rsize;
+        CLIENT_OPTIONS(SUPER_OPT_SPAN)
+};
+
+/* The field an option goes to; NULL: one the helper does not read. */
+#define SUPER_OPT_SLOT(n)      \
+        if (optspan_is(o, #n)) \
+                return &so->n;
+static struct optspan *super_opt_slot(struct super_opts *so, const struct optspan *o)
+{
+        if (optspan_is(o, "addr"))
+                return &so->addr;
+        if (optspan_is(o, "rsize"))
+                return &so->rsize;
+        CLIENT_OPTIONS(SUPER_OPT_SLOT)
+        return NULL;
+}
+
+static int super_opts_read(const char *super_opts, struct super_opts *ret)
+{
+        struct optspan o;
+        int r = 0;
+
+        while (super_opts && (r = optstr_next(&super_opts, &o)) > 0) {
+                struct optspan *slot = super_opt_slot(ret, &o);
+                if (slot)
+                        *slot = o;
+        }
+        return super_opts && r < 0 ? -ENOENT : 0;
+}
+
+/* The client's key: address, version, transport, port; -ENOENT without an address. */
+static int key_from_opts(const char *fstype, const struct super_opts *so, struct nfs_mount *m)
+{
+        char buf[64];
+        const char *v;
+        unsigned long u;
+
+        /* no addr= (e.g. a local "nfs" over a unix socket): nothing the kernel keys on */
+        if (!(v = optspan_value(&so->addr, buf, sizeof(buf))) || nfs_addr_parse(v, &m->addr) < 0)
+                return -ENOENT;
+        if (!(v = optspan_value(&so->vers, buf, sizeof(buf))) ||
+            nfs_version_parse(v, &m->vers) < 0) {
+                m->vers = (struct nfs_version){ streq(fstype, "nfs4") ? 4 : 3, 0 };
+                if (so->vers.name)
+                        m->unreadable = "vers";
+        }
+        if (m->vers.major == 4 && m->vers.minor < 0)
+                m->vers.minor = 0;
+        if ((v = optspan_value(&so->proto, buf, sizeof(buf))))
+                copy_cut(m->transport, sizeof(m->transport), &so->proto, strcspn(v, "6"));
+        if ((v = optspan_value(&so->port, buf, sizeof(buf))) && parse_uint(v, 1, 65535, &u) == 0)
+                m->port = (unsigned)u;
+        else if (so->port.name)
+                m->unreadable = "port";
+        return 0;
+}
+
+/* What the mount asked of its client: TLS, flavour, connections, rsize. */
+static void settings_from_opts(const struct super_opts *so, struct nfs_mount *m)
+{
+        char buf[64];
+        const char *v;
+        unsigned long u;
+
+        if (optspan_value(&so->xprtsec, buf, sizeof(buf)))
+                copy_cut(m->xprtsec, sizeof(m->xprtsec), &so->xprtsec, so->xprtsec.valuelen);
+        if (optspan_value(&so->sec, buf, sizeof(buf)))
+                copy_cut(m->sec, sizeof(m->sec), &so->sec, so->sec.valuelen);
+        if ((v = optspan_value(&so->nconnect, buf, sizeof(buf))) &&
+            parse_uint(v, 1, NCONNECT_KERNEL_MAX, &u) == 0)
+                m->nconnect = (unsigned)u;
+        else if (so->nconnect.name)
+                m->unreadable = "nconnect";
+        if ((v = optspan_value(&so->rsize, buf, sizeof(buf))))
+                (void)parse_uint(v, 0, 1UL << 30, &m->rsize);
+}
+
 int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char *target,
                          const char *source, dev_t dev, struct nfs_mount *ret)
 {
         struct nfs_mount m = {
                 .dev = dev, .port = NFS_PORT, .transport = "tcp", .xprtsec = "none", .nconnect = 1
         };
-        /* the options read, the last of each name: the kernel's own order wins */
-        struct optspan addr = { 0 }, vers = { 0 }, proto = { 0 }, port = { 0 }, xprtsec = { 0 },
-                       sec = { 0 }, nconnect = { 0 }, rsize = { 0 }, o;
-        char buf[64];
-        const char *v;
-        unsigned long u;
-        int r;
+        struct super_opts so = { 0 };
 
         if (!fstype || (!streq(fstype, "nfs") && !streq(fstype, "nfs4")))
                 return -ENOENT;
-        while (super_opts && (r = optstr_next(&super_opts, &o)) > 0) {
-                struct optspan *slot = optspan_is(&o, "addr")       ? &addr
-                                       : optspan_is(&o, "vers")     ? &vers
-                                       : optspan_is(&o, "proto")    ? &proto
-                                       : optspan_is(&o, "port")     ? &port
-                                       : optspan_is(&o, "xprtsec")  ? &xprtsec
-                                       : optspan_is(&o, "sec")      ? &sec
-                                       : optspan_is(&o, "nconnect") ? &nconnect
-                                       : optspan_is(&o, "rsize")    ? &rsize
-                                                                    : NULL;
-                if (slot)
-                        *slot = o;
-        }
-        if (super_opts && r < 0)
+        if (super_opts_read(super_opts, &so) < 0 || key_from_opts(fstype, &so, &m) < 0)
                 return -ENOENT;
-        /* no addr= (e.g. a local "nfs" over a unix socket): nothing the kernel keys on */
-        if (!(v = optspan_value(&addr, buf, sizeof(buf))) || nfs_addr_parse(v, &m.addr) < 0)
-                return -ENOENT;
-        if (!(v = optspan_value(&vers, buf, sizeof(buf))) || nfs_version_parse(v, &m.vers) < 0) {
-                m.vers = (struct nfs_version){ streq(fstype, "nfs4") ? 4 : 3, 0 };
-                if (vers.name)
-                        m.unreadable = "vers";
-        }
-        if (m.vers.major == 4 && m.vers.minor < 0)
-                m.vers.minor = 0;
-        if ((v = optspan_value(&proto, buf, sizeof(buf))))
-                copy_cut(m.transport, sizeof(m.transport), &proto, strcspn(v, "6"));
-        if ((v = optspan_value(&port, buf, sizeof(buf))) && parse_uint(v, 1, 65535, &u) == 0)
-                m.port = (unsigned)u;
-        else if (port.name)
-                m.unreadable = "port";
-        if (optspan_value(&xprtsec, buf, sizeof(buf)))
-                copy_cut(m.xprtsec, sizeof(m.xprtsec), &xprtsec, xprtsec.valuelen);
-        if (optspan_value(&sec, buf, sizeof(buf)))
-                copy_cut(m.sec, sizeof(m.sec), &sec, sec.valuelen);
-        if ((v = optspan_value(&nconnect, buf, sizeof(buf))) &&
-            parse_uint(v, 1, NCONNECT_KERNEL_MAX, &u) == 0)
-                m.nconnect = (unsigned)u;
-        else if (nconnect.name)
-                m.unreadable = "nconnect";
-        if ((v = optspan_value(&rsize, buf, sizeof(buf))))
-                (void)parse_uint(v, 0, 1UL << 30, &m.rsize);
+        settings_from_opts(&so, &m);
         m.target = strdup(target ? target : "");
         m.source = strdup(source ? source : "");
         if (!m.target || !m.source) {

@@ -8,6 +8,7 @@
 #include "core/opts.h"
 #include "core/readahead.h"
 #include "core/version.h"
+#include "core/xprtsec.h"
 #include "shared/macro.h"
 
 int policy_parse(const char *s, enum policy *ret)
@@ -84,7 +85,7 @@ static int check_version(const char *v)
 
 static int check_xprtsec(const char *v)
 {
-        return v && (streq(v, "none") || streq(v, "tls") || streq(v, "mtls")) ? 0 : -EINVAL;
+        return xprtsec_word(v) ? 0 : -EINVAL;
 }
 
 static int check_not_empty(const char *v)
@@ -117,27 +118,26 @@ static const struct optdef optmap[] = {
             check_absolute_path, "an absolute path"),
         ROW("profile", NULL, OPTF_HELPER, check_profile, "the name of a [profile] section"),
         ROW("shared_client_names", NULL, OPTF_HELPER, check_names_policy, "warn or ignore"),
-        /* what the request reads (the client key, nconnect, sec) */
-        NUMBER("nconnect", NULL, OPTF_REQUEST, NULL, "a number from 1 to " STRINGIFY(NCONNECT_MAX),
-               1, NCONNECT_MAX),
-        ROW("vers", NULL, OPTF_REQUEST, check_version, VERS_HINT),
-        ROW("nfsvers", "vers", OPTF_REQUEST, check_version, VERS_HINT),
-        NUMBER("minorversion", "vers", OPTF_REQUEST, NULL, "0, 1 or 2", 0, NFS4_MINOR_MAX),
-        ROW("v2", "vers", OPTF_REQUEST, NULL, NULL),
-        ROW("v3", "vers", OPTF_REQUEST, NULL, NULL),
-        ROW("v4", "vers", OPTF_REQUEST, NULL, NULL),
-        ROW("v4.0", "vers", OPTF_REQUEST, NULL, NULL),
-        ROW("v4.1", "vers", OPTF_REQUEST, NULL, NULL),
-        ROW("v4.2", "vers", OPTF_REQUEST, NULL, NULL),
-        ROW("proto", NULL, OPTF_REQUEST, NULL, "tcp, tcp6, udp, udp6, rdma or rdma6"),
-        ROW("tcp", "proto", OPTF_REQUEST, NULL, NULL),
-        ROW("udp", "proto", OPTF_REQUEST, NULL, NULL),
-        ROW("rdma", "proto", OPTF_REQUEST, NULL, NULL),
+        /* what the request reads (the client key, nconnect, sec: CLIENT_OPTIONS) */
+        NUMBER("nconnect", NULL, 0, NULL, "a number from 1 to " STRINGIFY(NCONNECT_MAX), 1,
+               NCONNECT_MAX),
+        ROW("vers", NULL, 0, check_version, VERS_HINT),
+        ROW("nfsvers", "vers", 0, check_version, VERS_HINT),
+        NUMBER("minorversion", "vers", 0, NULL, "0, 1 or 2", 0, NFS4_MINOR_MAX),
+        ROW("v2", "vers", 0, NULL, NULL),
+        ROW("v3", "vers", 0, NULL, NULL),
+        ROW("v4", "vers", 0, NULL, NULL),
+        ROW("v4.0", "vers", 0, NULL, NULL),
+        ROW("v4.1", "vers", 0, NULL, NULL),
+        ROW("v4.2", "vers", 0, NULL, NULL),
+        ROW("proto", NULL, 0, NULL, "tcp, tcp6, udp, udp6, rdma or rdma6"),
+        ROW("tcp", "proto", 0, NULL, NULL),
+        ROW("udp", "proto", 0, NULL, NULL),
+        ROW("rdma", "proto", 0, NULL, NULL),
         /* 0 included: "any port", which mount.nfs strips like 2049 */
-        NUMBER("port", NULL, OPTF_REQUEST, NULL, "a port number from 0 to 65535", 0, 65535),
-        ROW("xprtsec", NULL, OPTF_REQUEST, check_xprtsec, "none, tls or mtls"),
-        ROW("sec", NULL, OPTF_REQUEST, check_not_empty,
-            "a flavour such as sys, krb5, krb5i or krb5p"),
+        NUMBER("port", NULL, 0, NULL, "a port number from 0 to 65535", 0, 65535),
+        ROW("xprtsec", NULL, 0, check_xprtsec, "none, tls or mtls"),
+        ROW("sec", NULL, 0, check_not_empty, "a flavour such as sys, krb5, krb5i or krb5p"),
         ROW("addr", NULL, OPTF_IGNORED, NULL,
             "addr= is set by mount.nfs from the resolved server name and ignored"),
         /* synonyms (nfs(5)) */
@@ -249,4 +249,16 @@ bool opt_bg(const struct optlist *l)
                 if (streq(opt_group(l->v[i].name), "fg"))
                         last = &l->v[i];
         return last && streq(last->name, "bg");
+}
+
+bool optdef_decides_client(const struct optdef *d)
+{
+#define CLIENT_OPTION_NAME(n) #n,
+        static const char *const names[] = { CLIENT_OPTIONS(CLIENT_OPTION_NAME) };
+        const char *g = d->group ? d->group : d->name;
+
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (streq(g, names[i]))
+                        return true;
+        return false;
 }

@@ -23,9 +23,18 @@ enum {
         OPTF_HELPER = 1 << 0,      /* the helper's own key: never passed to mount.nfs */
         OPTF_GLOBAL_ONLY = 1 << 1, /* only in [global] of the configuration */
         OPTF_NO_CMDLINE = 1 << 2, /* never from the command line (it names a program run as root) */
-        OPTF_REQUEST = 1 << 3,    /* read by nfs_request_parse(), which refuses a bad value */
         OPTF_IGNORED = 1 << 4,    /* set by mount.nfs itself; a configured value is never used */
 };
+
+/*
+ * The options that decide which NFS client a mount gets, one list: those of the kernel's key
+ * besides the address (vers, proto, port, xprtsec) and those the client is made with
+ * (nconnect, sec).  An option whose group is one of them is read by nfs_request_parse(),
+ * which refuses a bad value (optdef_decides_client()); mountinfo's super options give them
+ * back (core/mountinfo.c); nfsmount.conf's global section sets them behind the helper's back
+ * (core/hostcheck.c).
+ */
+#define CLIENT_OPTIONS(X) X(nconnect) X(vers) X(proto) X(port) X(xprtsec) X(sec)
 
 struct optdef {
         const char *name;
@@ -44,6 +53,8 @@ struct optdef {
  * mount.nfs (parse_opt.c: strcmp) and the kernel do: "V4.1" is not "v4.1", it is an option
  * none of them knows.
  */
+/* The option's group is one of CLIENT_OPTIONS. */
+bool optdef_decides_client(const struct optdef *d);
 const struct optdef *optdef_find(const char *name);
 /* The row's rule for a value: its number range or its check.  0 or -EINVAL. */
 int optdef_check(const struct optdef *d, const char *value);

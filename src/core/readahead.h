@@ -57,7 +57,7 @@ enum read_ahead_udev {
 
 /*
  * `rule_last`: nfs-tuned's rule is the last rule file udev runs that writes read_ahead_kb
- * (core/hostcheck.c, udev_rule_state()); `udev_sees_mount`: udev runs in the mount's network
+ * (core/udevrule.c, udev_rule_state()); `udev_sees_mount`: udev runs in the mount's network
  * and mount namespaces, so the rule finds the mount and its record as the helper does.
  */
 enum read_ahead_udev read_ahead_udev_decide(bool udev_running, bool rule_last,

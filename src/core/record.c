@@ -8,8 +8,10 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "core/keyfile.h"
 #include "core/optmap.h"
 #include "core/request.h"
+#include "core/xprtsec.h"
 #include "shared/macro.h"
 
 void mount_record_done(struct mount_record *r)
@@ -117,8 +119,9 @@ static void dev_parse(const char *s, dev_t *ret)
 }
 
 /* One line "key=value": the value of a string key replaces the field. */
-static int record_set(struct mount_record *r, const char *key, const char *value)
+static int record_set(void *ctx, const char *key, const char *value)
 {
+        struct mount_record *r = ctx;
         char **field = streq(key, "spec")     ? &r->spec
                        : streq(key, "target") ? &r->target
                        : streq(key, "server") ? &r->server
@@ -143,8 +146,7 @@ static int record_set(struct mount_record *r, const char *key, const char *value
                 (void)read_ahead_parse(value, &r->read_ahead);
         else if (streq(key, "bg"))
                 r->bg = streq(value, "yes");
-        else if (streq(key, "xprtsec") &&
-                 (streq(value, "none") || streq(value, "tls") || streq(value, "mtls")))
+        else if (streq(key, "xprtsec") && xprtsec_word(value))
                 snprintf(r->xprtsec, sizeof(r->xprtsec), "%s", value);
         return 0;
 }
@@ -152,24 +154,8 @@ static int record_set(struct mount_record *r, const char *key, const char *value
 int mount_record_parse(const char *text, struct mount_record *ret)
 {
         struct mount_record r = { .read_ahead = { READ_AHEAD_KEEP, 0 } };
-        size_t hl = strlen(MOUNT_RECORD_HEADER);
-        int rc = 0;
+        int rc = keyfile_parse(text, MOUNT_RECORD_HEADER, 0, record_set, &r);
 
-        if (strncmp(text, MOUNT_RECORD_HEADER, hl) != 0 || (text[hl] != '\n' && text[hl]))
-                return -EINVAL;
-        for (const char *p = text + hl; *p && rc == 0;) {
-                p += *p == '\n';
-                size_t n = strcspn(p, "\n");
-                _cleanup_free_ char *line = strndup(p, n);
-                if (!line)
-                        rc = -ENOMEM;
-                char *eq = line ? strchr(line, '=') : NULL;
-                if (eq) {
-                        *eq = '\0';
-                        rc = record_set(&r, line, eq + 1);
-                }
-                p += n;
-        }
         if (rc == 0 && (!r.spec || !r.target))
                 rc = -EINVAL;
         if (rc == 0 && !r.server && !(r.server = strdup("")))

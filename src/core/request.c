@@ -80,7 +80,7 @@ static int request_apply(struct request_state *st, const struct opt *o)
         unsigned long u = 0;
         int k;
 
-        if (d && (d->flags & OPTF_REQUEST) &&
+        if (d && optdef_decides_client(d) &&
             (optdef_check(d, o->value) < 0 || (d->max && opt_number(n, o->value, &u) < 0)))
                 return -EINVAL;
         if (streq(n, "minorversion")) {

@@ -10,12 +10,13 @@
 #include <sys/sysmacros.h>
 
 #include "core/bdievent.h"
-#include "core/escape.h"
 #include "core/merge.h"
 #include "core/plan.h"
 #include "core/spec.h"
 #include "core/verdict.h"
+#include "core/xprtsec.h"
 #include "shared/array.h"
+#include "shared/escape.h"
 #include "shared/hash.h"
 #include "shared/macro.h"
 
@@ -144,16 +145,6 @@ static int config_now(const struct config *conf, const struct nfs_mount *m, stru
         return r;
 }
 
-/* The TLS words as a static text, or NULL. */
-static const char *tls_word(const char *v)
-{
-        static const char *const words[] = { "none", "tls", "mtls" };
-        for (size_t i = 0; i < ELEMENTSOF(words); i++)
-                if (v && streq(v, words[i]))
-                        return words[i];
-        return NULL;
-}
-
 /* What was asked: the helper's record, else the fstab entry's nconnect and xprtsec. */
 static void requested(struct status_mount *row, const struct status_facts *f)
 {
@@ -165,7 +156,7 @@ static void requested(struct status_mount *row, const struct status_facts *f)
                 row->req = f->record->nconnect_requested;
                 row->req_from = row->req ? REQ_RECORD : REQ_NONE;
                 /* a record of an older helper says nothing of TLS: fstab's counts then */
-                row->tls_req = tls_word(f->record->xprtsec);
+                row->tls_req = xprtsec_word(f->record->xprtsec);
                 row->tls_from = REQ_RECORD;
                 if (row->tls_req)
                         return;
@@ -173,7 +164,7 @@ static void requested(struct status_mount *row, const struct status_facts *f)
         if (!f->fstab_options || optlist_parse(&l, f->fstab_options) < 0)
                 goto out;
         o = optlist_find(&l, "xprtsec");
-        row->tls_req = o ? tls_word(o->value) : "none";
+        row->tls_req = o ? xprtsec_word(o->value) : "none";
         row->tls_from = REQ_FSTAB;
         if (row->record == RECORD_CURRENT)
                 goto out;

@@ -126,7 +126,7 @@ int status_inputs_add(struct status_inputs *in, enum status_input which, const c
 void status_report_done(struct status_report *r);
 /*
  * One finding as printed: "warning: [code] text", every byte of the text that is a control
- * byte or not valid UTF-8 escaped (core/escape.h).  NULL when out of memory.
+ * byte or not valid UTF-8 escaped (shared/escape.h).  NULL when out of memory.
  */
 char *status_finding_line(const struct status_finding *f);
 /* 0 or -ENOMEM. */

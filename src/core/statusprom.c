@@ -6,11 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/escape.h"
+#include "shared/escape.h"
 #include "shared/hash.h"
 #include "shared/macro.h"
 
-/* name="value": the value escaped (core/escape.h), so the file stays valid whatever the
+void prom_label_value(struct strbuf *out, const char *value)
+{
+        const unsigned char *p = (const unsigned char *)(value ? value : "");
+
+        strbuf_add(out, "\"", 1);
+        while (*p) {
+                size_t n = escape_keep(p, ESCAPE_UTF8);
+                if (n == 0)
+                        strbuf_printf(out, "\\\\x%02x", *p++);
+                else if (*p == '\\' || *p == '"')
+                        strbuf_printf(out, "\\%c", *p++);
+                else {
+                        strbuf_add(out, (const char *)p, n);
+                        p += n;
+                }
+        }
+        strbuf_add(out, "\"", 1);
+}
+
+/* name="value": the value escaped (shared/escape.h), so the file stays valid whatever the
  * mount point's bytes. */
 static void label(struct strbuf *out, const char *name, const char *value, bool first)
 {

@@ -22,3 +22,9 @@ int status_prometheus(struct strbuf *out, const struct status_report *rep, const
  * only, so an alert fires instead of the last good file being served on. */
 int status_prometheus_failed(struct strbuf *out, const struct status_inputs *in,
                              const char *version);
+
+/*
+ * A Prometheus label value, quoted: escape_text(ESCAPE_UTF8) (shared/escape.h), then the text
+ * format's own escapes of backslash and double quote.
+ */
+void prom_label_value(struct strbuf *out, const char *value);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "core/escape.h"
+#include "shared/escape.h"
 
 static int verbose;
 static bool to_syslog;
@@ -58,7 +58,7 @@ void log_at(enum severity sev, const char *fmt, ...)
                 msg = NULL;
         va_end(ap);
         /* control bytes from the input (a path, a spec, a config line) never reach the terminal
-         * or the journal raw: a newline could forge a second message (core/escape.c); out of
+         * or the journal raw: a newline could forge a second message (shared/escape.c); out of
          * memory: the format alone still says which message it was */
         safe = escape_text(msg ? msg : fmt, ESCAPE_CONTROL);
         if (to_syslog)

@@ -3,8 +3,8 @@
 
 #include <stddef.h>
 
-#include "core/hostcheck.h"
-#include "core/mountstats.h"
+#include "core/fstab.h"
+#include "core/udevrule.h"
 #include "sys/paths.h"
 
 /*
@@ -22,9 +22,6 @@ struct read_errors {
 };
 int read_errors_add(struct read_errors *e, const char *path, int error, unsigned line);
 void read_errors_done(struct read_errors *e);
-
-/* p->mountstats line by line; -errno when it cannot be read (a directory too), 0 otherwise. */
-int load_mountstats(const struct paths *p, struct mountstats *ret);
 
 /*
  * The NFS entries of p->fstab (libmount, loaded on first use), strings owned; addr NULL (the front resolves).  The

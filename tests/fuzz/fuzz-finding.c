@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The finding printer and the escapes (core/escape.c, core/status.c): whatever bytes a mount
+ * The finding printer and the escapes (shared/escape.c, core/status.c): whatever bytes a mount
  * point or a finding's text holds, the line printed is one line of valid UTF-8 with no control
  * byte, and a Prometheus label value is one quoted string the text format reads back.
  */
@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/escape.h"
 #include "core/status.h"
+#include "core/statusprom.h"
+#include "shared/escape.h"
 #include "fuzz.h"
 
 /* "..." with only \\, \" and \n escapes inside, and nothing after the closing quote. */

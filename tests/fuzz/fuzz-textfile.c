@@ -14,7 +14,7 @@
 
 #include "core/clients.h"
 #include "core/config.h"
-#include "core/escape.h"
+#include "shared/escape.h"
 #include "core/status.h"
 #include "core/statusprom.h"
 #include "fuzz.h"

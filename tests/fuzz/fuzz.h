@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/escape.h"
+#include "shared/escape.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

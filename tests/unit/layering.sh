@@ -5,11 +5,14 @@
 #    strings, parsing: no file, socket, environment or clock access, no printing);
 #  - the sys library prints nothing (no stdout, stderr or syslog, no log_*());
 #  - only the front (src/cmd/, the entry points and the log itself) includes shared/log.h,
-#    and no floor includes one above it (core: core/ and shared/; sys: no cmd/);
-#  - no two core modules include each other, directly or round a longer circle.
-# layering.sh LIBCORE LIBSYS SRCDIR ALLOWLIST
+#    and no floor includes one above it (shared: only shared/; core: core/ and shared/; sys:
+#    no cmd/);
+#  - no two core modules include each other, directly or round a longer circle;
+#  - the linked setuid helper carries no code of `nfs-tuned status` (no status_* or
+#    mountstats_* symbol): the mount path links only what it runs.
+# layering.sh LIBCORE LIBSYS SRCDIR ALLOWLIST HELPER
 set -u
-core=$1 sys=$2 src=$3 allow=$4
+core=$1 sys=$2 src=$3 allow=$4 helper=$5
 fail=0
 
 # The symbols an archive needs from outside itself: its members' undefined ones less those
@@ -56,6 +59,13 @@ while read -r sym; do
 	    "and let cmd/ say it"
 done < <(external "$sys" | grep -E "$sys_denied")
 
+# The helper as linked, not its objects: a call into status' code anywhere on the mount path
+# drags the analysis into the setuid binary.
+while read -r sym; do
+	bad "$helper has $sym: the setuid helper links status' analysis; give what the mount" \
+	    "path needs a file of its own (as core/fstab.c, core/udevrule.c)"
+done < <(nm "$helper" | awk '{ print $NF }' | grep -E '^(status_|mountstats_)' | sort -u)
+
 # Includes: "FILE:LINE: what" for each include a file's floor may not have.
 includes() { # FLOOR-GLOB... -- PATTERN
 	local files=() pat
@@ -68,6 +78,10 @@ while IFS= read -r hit; do
 	bad "$hit: only src/cmd/ and the entry points include the log header; a lower floor" \
 	    "returns findings (core/findings.h) or -errno"
 done < <(includes core/* sys/* shared/*.h -- 'shared/log\.h')
+while IFS= read -r hit; do
+	bad "$hit: shared/ is the floor below all others and includes only shared/ headers; move" \
+	    "what it needs down into shared/"
+done < <(includes shared/* -- 'core/|sys/|cmd/')
 while IFS= read -r hit; do
 	bad "$hit: core/ includes only core/ and shared/ headers"
 done < <(includes core/* -- 'sys/|cmd/')

@@ -673,9 +673,10 @@ START_TEST(test_regression_value_unbalanced_quote)
 END_TEST
 
 /*
- * Regression (fixed; src/core/config.c, config_merge/merged_has_group, via opt_group's 64-byte
- * buffer): two different options whose names share their first 65 characters compete as
- * one group, so the config one is dropped as "set at a higher level".
+ * Regression (fixed): opt_group() (src/core/optmap.c) built the group of a "no..." option in a
+ * 64-byte buffer, so two different options whose names share their first 65 characters were
+ * one group, and config_merge()'s merged_has_group() (src/core/merge.c) dropped the config one
+ * as "set at a higher level".  Expected: each its own group, both merged.
  */
 START_TEST(test_regression_long_names_compete)
 {

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* One escaping rule for text from outside (core/escape.c): log lines, findings, JSON, labels. */
+/* One escaping rule for text from outside (shared/escape.c): log lines, findings, JSON, labels. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/escape.h"
 #include "core/status.h"
+#include "core/statusprom.h"
+#include "shared/escape.h"
 #include "unit.h"
 
 /* clang-format off */

@@ -291,28 +291,27 @@ static const struct {
 
 START_TEST(test_fstab_user_entry)
 {
-        const struct fstab_nfs *e = hostcheck_fstab_user_entry(
-                user_tab, ELEMS(user_tab), user_rows[_i].spec, user_rows[_i].target,
-                user_rows[_i].v4);
+        const struct fstab_nfs *e = fstab_user_entry(user_tab, ELEMS(user_tab), user_rows[_i].spec,
+                                                     user_rows[_i].target, user_rows[_i].v4);
 
         if (user_rows[_i].want < 0) {
                 ck_assert_ptr_null(e);
                 return;
         }
         ck_assert_ptr_eq(e, &user_tab[user_rows[_i].want]);
-        ck_assert_int_eq(hostcheck_fstab_allows_user(e->options), user_rows[_i].allowed);
+        ck_assert_int_eq(fstab_allows_user(e->options), user_rows[_i].allowed);
 }
 END_TEST
 
 START_TEST(test_fstab_allows_user)
 {
-        ck_assert(hostcheck_fstab_allows_user("rw,user"));
-        ck_assert(hostcheck_fstab_allows_user("users,noauto"));
-        ck_assert(!hostcheck_fstab_allows_user("user=alice"));
-        ck_assert(!hostcheck_fstab_allows_user("usersx,\"user\""));
-        ck_assert(!hostcheck_fstab_allows_user("user,nouser"));
-        ck_assert(hostcheck_fstab_allows_user("user,nousers"));
-        ck_assert(!hostcheck_fstab_allows_user(""));
+        ck_assert(fstab_allows_user("rw,user"));
+        ck_assert(fstab_allows_user("users,noauto"));
+        ck_assert(!fstab_allows_user("user=alice"));
+        ck_assert(!fstab_allows_user("usersx,\"user\""));
+        ck_assert(!fstab_allows_user("user,nouser"));
+        ck_assert(fstab_allows_user("user,nousers"));
+        ck_assert(!fstab_allows_user(""));
 }
 END_TEST
 

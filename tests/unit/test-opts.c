@@ -459,29 +459,6 @@ START_TEST(test_regression_sync_async)
 }
 END_TEST
 
-/*
- * Regression (fixed; src/core/opts.c, match_group and config.c merged_has_group): the group of a
- * "no..." option is built in a 64-byte buffer, so two different options sharing the first
- * 65 characters compete as one (a config option is then dropped as "set at a higher level").
- * Expected: different names -> different groups.
- */
-START_TEST(test_regression_long_group_truncated)
-{
-        char a[128], b[128];
-        memset(a, 'a', sizeof(a));
-        memcpy(a, "no", 2);
-        a[100] = 'X';
-        a[101] = '\0';
-        memcpy(b, a, sizeof(b));
-        b[100] = 'Y';
-        /* no row: each is its own group, whole: the two do not compete (the merge side is
-           test-config.c's test_regression_long_names_compete) */
-        ck_assert_str_eq(opt_group(a), a);
-        ck_assert_str_eq(opt_group(b), b);
-        ck_assert_str_ne(opt_group(a), opt_group(b));
-}
-END_TEST
-
 static Suite *opts_suite(void)
 {
         Suite *s = suite_create("opts");
@@ -503,7 +480,6 @@ static Suite *opts_suite(void)
         tcase_add_test(bugs, test_regression_empty_name);
         tcase_add_loop_test(bugs, test_regression_leading_blank, 0, ELEMS(blank_rows));
         tcase_add_test(bugs, test_regression_sync_async);
-        tcase_add_test(bugs, test_regression_long_group_truncated);
         suite_add_tcase(s, bugs);
         return s;
 }

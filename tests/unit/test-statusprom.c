@@ -13,7 +13,7 @@
 #define OPTS(extra) "rw,vers=4.2,rsize=1048576,hard,proto=tcp,sec=sys,addr=10.0.0.1" extra
 
 /* A mount point with every character a label value escapes: quote, backslash, a control
- * byte (as \x0a, the rule of core/escape.c), and one that is not UTF-8 (\xe9). */
+ * byte (as \x0a, the rule of shared/escape.c), and one that is not UTF-8 (\xe9). */
 #define ODD "/mnt/q\"a\\b\nc"
 #define ODD_LABEL "mountpoint=\"/mnt/q\\\"a\\\\b\\\\x0ac\""
 #define LATIN1 "/mnt/caf\xe9"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/escape.h"
+#include "shared/escape.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -48,8 +48,7 @@ static bool utf8_is_control(const unsigned char *p, size_t n)
                (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9);
 }
 
-/* How many bytes of `p` stay as they are (0: escape the first one). */
-static size_t keep(const unsigned char *p, int flags)
+size_t escape_keep(const unsigned char *p, int flags)
 {
         if (*p < 0x20 || *p == 0x7f)
                 return 0;
@@ -69,7 +68,7 @@ char *escape_text(const char *text, int flags)
         if (!buf)
                 return NULL;
         for (const unsigned char *p = (const unsigned char *)text; *p;) {
-                size_t n = keep(p, flags);
+                size_t n = escape_keep(p, flags);
                 if (n == 0) {
                         q += sprintf(q, "\\x%02x", *p++);
                         continue;
@@ -80,23 +79,4 @@ char *escape_text(const char *text, int flags)
         }
         *q = '\0';
         return buf;
-}
-
-void prom_label_value(struct strbuf *out, const char *value)
-{
-        const unsigned char *p = (const unsigned char *)(value ? value : "");
-
-        strbuf_add(out, "\"", 1);
-        while (*p) {
-                size_t n = keep(p, ESCAPE_UTF8);
-                if (n == 0)
-                        strbuf_printf(out, "\\\\x%02x", *p++);
-                else if (*p == '\\' || *p == '"')
-                        strbuf_printf(out, "\\%c", *p++);
-                else {
-                        strbuf_add(out, (const char *)p, n);
-                        p += n;
-                }
-        }
-        strbuf_add(out, "\"", 1);
 }

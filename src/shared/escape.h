@@ -4,8 +4,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/strbuf.h"
-
 /*
  * One rule for text that came from outside (a mount point, a spec, a config line) on its way
  * to a terminal, the journal, JSON or a Prometheus label: a byte below 0x20, 0x7f, and (with
@@ -22,8 +20,5 @@ enum {
 char *escape_text(const char *text, int flags);
 /* The length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one. */
 size_t utf8_sequence_length(const unsigned char *s);
-/*
- * A Prometheus label value, quoted: escape_text(ESCAPE_UTF8), then the text format's own
- * escapes of backslash and double quote.
- */
-void prom_label_value(struct strbuf *out, const char *value);
+/* How many bytes of `p` stay as they are under `flags` (0: escape the first one). */
+size_t escape_keep(const unsigned char *p, int flags);
