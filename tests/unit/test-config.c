@@ -687,6 +687,10 @@ START_TEST(test_regression_long_names_compete)
         memcpy(b, a, sizeof(b));
         a[99] = 'X';
         b[99] = 'Y';
+        /* no row: each is its own group, whole, and the two do not compete */
+        ck_assert_str_eq(opt_group(a), a);
+        ck_assert_str_eq(opt_group(b), b);
+        ck_assert_str_ne(opt_group(a), opt_group(b));
         char *text = NULL;
         sbuf_add(&text, "[global]\n%s\n", a);
         struct config c = { 0 };
