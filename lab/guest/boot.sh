@@ -271,25 +271,28 @@ b_fifty() {
 	[ "$boot" != - ] || fail "the boot's fifty have no span" || return
 	log "  boot (helper): $boot s; each mount unit: $(fifty_units_cost)"
 	rm -f /tmp/fifty-helper /tmp/fifty-plain /tmp/fifty-helper-units /tmp/fifty-plain-units
-	# three rounds on Debian 12, two on the other platforms: one start's span moves by
-	# seconds under the emulator, so a median of one or two starts is a coin toss around the
-	# goal; each round costs 25-40 s of the suite
-	local platform rounds
-	platform=$(. /lab/guest/params && echo "${LAB_PLATFORM:-bookworm}")
-	rounds=${FIFTY_ROUNDS:-$([ "$platform" = bookworm ] && echo 3 || echo 2)}
+	# one round (plain, then the helper) on Debian 12, none on the other platforms: each
+	# round took 130-150 s of a 2-core machine under the emulator, three rounds on Debian 12
+	# and two on 13 made the boot 595 s of its 900 s there; one start's span moves by
+	# seconds, so the ratio of one round is a figure to watch, never a verdict (more rounds:
+	# LAB_FIFTY_ROUNDS=3 lab/run --boot fifty)
+	local rounds
+	rounds=${LAB_FIFTY_ROUNDS:-$([ "$LAB_PLATFORM" = bookworm ] && echo 1 || echo 0)}
 	for i in $(seq 1 "$rounds"); do
 		fifty_start plain || return
 		fifty_start helper || return
 	done
 	msgs=$(journalctl -b -o cat -u 'mnt-lab-f*.mount' | grep -iE 'nfs-tuned|warning|error' | sort | uniq -c)
 	[ -z "$msgs" ] || fail "the helper spoke for the fifty: $(echo "$msgs" | head -n 3 | tr '\n' ';')" || return
+	NOTE="boot $boot s (helper)"
+	[ "$rounds" -gt 0 ] || { NOTE="$NOTE; no start again on this platform"; return 0; }
 	helper=$(sort -n /tmp/fifty-helper | tr '\n' ' ') plain=$(sort -n /tmp/fifty-plain | tr '\n' ' ')
-	NOTE=$(awk -v b="$boot" -v h="$helper" -v p="$plain" 'BEGIN {
+	NOTE="$NOTE; then $(awk -v h="$helper" -v p="$plain" 'BEGIN {
 		nh = split(h, H, " "); np = split(p, P, " ")
 		mh = (nh % 2) ? H[(nh + 1) / 2] : (H[nh / 2] + H[nh / 2 + 1]) / 2
 		mp = (np % 2) ? P[(np + 1) / 2] : (P[np / 2] + P[np / 2 + 1]) / 2
-		printf "boot %s s (helper); then helper %.2f s, plain %.2f s (medians of %s, %s), ratio %.2f (the issue'"'"'s goal 1.2: %s)",
-			b, mh, mp, h, p, mh / mp, (mh / mp <= 1.2) ? "met" : "not met" }' | sed 's/ ,/,/g; s/ )/)/')
+		printf "helper %.2f s, plain %.2f s (medians of %s, %s), ratio %.2f (the issue'"'"'s goal 1.2: %s)",
+			mh, mp, h, p, mh / mp, (mh / mp <= 1.2) ? "met" : "not met" }' | sed 's/ ,/,/g; s/ )/)/')"
 	NOTE="$NOTE; each mount unit in the last start: helper $(tail -n1 /tmp/fifty-helper-units), plain $(tail -n1 /tmp/fifty-plain-units)"
 }
 
