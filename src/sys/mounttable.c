@@ -76,7 +76,10 @@ static int keep_entry(struct scan *s, const struct mountinfo_entry *e)
         }
         if (s->filter && e->id == s->filter->exclude_id)
                 return 0;
-        if (s->target ? !streq(e->target, s->target) || (s->parent >= 0 && e->parent != s->parent)
+        /* on the target: a new mount on the directory's mount (its parent), or that mount
+         * itself (a remount changes it in place); the last line is the top of the stack */
+        if (s->target ? !streq(e->target, s->target) ||
+                                (s->parent >= 0 && e->parent != s->parent && e->id != s->parent)
                       : !wanted_address(s->filter, e->super_opts))
                 return 0;
         int r = nfs_mount_from_entry(e->fstype, e->super_opts, e->target, e->source, e->dev, &m);

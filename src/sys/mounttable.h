@@ -40,7 +40,8 @@ int nfsfs_add_servers(const struct paths *p, const struct scan_filter *f, struct
                       struct nfsfs_status *ret_status);
 /*
  * The mount on `target` (the last, the top one) whose parent is mount `parent` (the mount the
- * directory was on before: the one a mount of it makes; -1: any); -ENOENT when none.
+ * directory was on before: the one a mount of it makes), or which is that mount (a remount;
+ * -1: any); -ENOENT when none.
  */
 int find_mount(const struct paths *p, const char *target, int parent, struct nfs_mount *ret);
 /*

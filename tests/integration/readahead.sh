@@ -49,6 +49,17 @@ tc_read_ahead_only_on_what_mount_made() {
 	: > "$T/mountinfo"; run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 0; value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 15360
 }
+tc_remount_verified() {
+	# a remount changes the mount on the directory in place: no new line; the line of the
+	# directory's own mount is the one verified (its superblock is not new: its read-ahead
+	# is left as it is, as for any mount that shares one)
+	conf 'read_ahead_kb = 15360'
+	echo "$PARENT 1 0:61 / $DIR rw,relatime shared:61 - nfs filer:/export/b rw,$V3NEW" > "$T/mountinfo"
+	mkdir -p "$T/sys/class/bdi/0:61"; echo 128 > "$T/sys/class/bdi/0:61/read_ahead_kb"
+	run 10.99.0.1:/e "$DIR" -v -o remount,vers=3
+	status_is 0; out_lacks "warning"; out_has "read-ahead: "
+	value_is "read_ahead_kb of bdi 0:61" "$(cat "$T/sys/class/bdi/0:61/read_ahead_kb")" 128
+}
 tc_read_ahead_failure() {
 	conf 'read_ahead_kb = 15360'
 	newmount 0:62 "$V3NEW"
