@@ -186,10 +186,12 @@ static enum stage_result read_request(struct mount_ctx *m)
 }
 
 /* A user's setuid run: the admin's policies are not theirs to loosen (plan.h); the helper's
- * keys come from the fstab entry that allowed the mount (allow_user_mount()). */
+ * keys come from the fstab entry that allowed the mount (allow_user_mount()), and so do the
+ * options it is checked on: mount.nfs takes a user's options from there, not from -o, so the
+ * kernel gets those whatever -o said. */
 static int drop_untrusted_keys(struct mount_ctx *m)
 {
-        _cleanup_(optlist_done) struct optlist f = { 0 }, dropped = { 0 };
+        _cleanup_(optlist_done) struct optlist f = { 0 }, dropped = { 0 }, user = { 0 };
 
         if (m->fstab_options && optlist_parse(&f, m->fstab_options) == -ENOMEM)
                 return -ENOMEM;
@@ -201,6 +203,15 @@ static int drop_untrusted_keys(struct mount_ctx *m)
                             dropped.v[i].name, dropped.v[i].value ? "=" : "",
                             dropped.v[i].value ? dropped.v[i].value : "", m->env->paths->fstab,
                             m->env->paths->config);
+        if (!m->fstab_options)
+                return 0;
+        if (plan_user_options(&m->cmdopts, &f, &user) < 0)
+                return -ENOMEM;
+        log_info("options: those of the %s entry (%s), which mount.nfs takes for a user",
+                 m->env->paths->fstab, m->fstab_options);
+        optlist_done(&m->cmdopts);
+        m->cmdopts = user;
+        user = (struct optlist){ 0 };
         return 0;
 }
 

@@ -70,6 +70,20 @@ int plan_drop_untrusted(struct optlist *cmd, const struct optlist *fstab,
         return r;
 }
 
+int plan_user_options(const struct optlist *cmd, const struct optlist *fstab, struct optlist *ret)
+{
+        int r = 0;
+
+        for (size_t i = 0; r == 0 && i < cmd->n; i++) {
+                const struct optdef *d = optdef_find(cmd->v[i].name);
+                if (d && (d->flags & OPTF_NO_CMDLINE))
+                        r = optlist_add(ret, cmd->v[i].name, cmd->v[i].value);
+        }
+        for (size_t i = 0; r == 0 && i < fstab->n; i++)
+                r = optlist_add(ret, fstab->v[i].name, fstab->v[i].value);
+        return r;
+}
+
 int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret)
 {
         struct optlist l = { 0 };

@@ -30,6 +30,13 @@ int plan_settings(const struct merged *m, struct settings *ret, const struct mer
 int plan_drop_untrusted(struct optlist *cmd, const struct optlist *fstab,
                         struct optlist *ret_dropped);
 
+/*
+ * The options a user's mount is checked on: those of its fstab entry, which mount.nfs takes
+ * for a user instead of -o (so the kernel gets them), and the options of `cmd` that may never
+ * come from the command line (mount_nfs: refused outright, plan_settings()).  0 or -ENOMEM.
+ */
+int plan_user_options(const struct optlist *cmd, const struct optlist *fstab, struct optlist *ret);
+
 /* The options for mount.nfs: helper keys removed, nconnect dropped when following. */
 int plan_options(const struct merged *m, const struct verdict *v, struct optlist *ret);
 

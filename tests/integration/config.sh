@@ -163,6 +163,23 @@ tc_setuid_user_needs_fstab_entry() {
 	as_nobody_setuid 10.99.0.1:/x /mnt -f -v -o read_ahead_kb=4321
 	status_is 0; out_has "read_ahead_kb=4321 on the command line not used"
 }
+tc_setuid_user_checked_on_fstab_options() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+	# mount.nfs takes a user's options from the fstab entry, not from -o, and so does the
+	# kernel: the helper checks those, so a user's -o cannot talk it past the admin's refuse
+	mkdir -p "$T/suid" "$T/etc" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	printf '[global]\nkrb5_policy = refuse\n' > "$T/etc/nfs-tuned.conf"
+	echo "10.99.0.1:/x /mnt nfs vers=3,sec=krb5p,nconnect=8,user,noauto 0 0" > "$T/etc/fstab"
+	as_nobody_setuid 10.99.0.1:/x /mnt -f -v -o vers=3
+	status_is 32; out_has "sec=krb5p on an NFS client with 8 connections"
+	out_has "options: those of the /etc/fstab entry (vers=3,sec=krb5p,nconnect=8,user,noauto)"
+	as_nobody_setuid 10.99.0.1:/x /mnt -f -v -o vers=3,sec=krb5p,nconnect=8
+	status_is 32; out_has "sec=krb5p on an NFS client with 8 connections"
+	# root's own run takes -o as given
+	as_nobody_setuid --root 10.99.0.1:/x /mnt -f -v -o vers=3
+	status_is 0; out_lacks "krb5p"
+}
 tc_setuid_check_config_hides_unlisted() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
