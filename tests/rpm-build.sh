@@ -129,7 +129,7 @@ mode() { stat -c %a "$R$1" 2>/dev/null; }
 
 u1=$(nfs_utils_rpm 1) && u2=$(nfs_utils_rpm 2) && u3=$(nfs_utils_rpm 3) || fail "stand-in nfs-utils"
 rpm --root "$R" --initdb && rpm_root -i "$u1" && rpm_root -i "$rpm_file" || fail "rpm -i --root"
-[ "$(mode /usr/sbin/mount.nfs-tuned)" = 4755 ] || fail "helper not setuid in the root"
+[ "$(mode /usr/sbin/mount.nfs-tuned)" = 755 ] || fail "the helper is setuid before enable: two setuid-root binaries"
 [ -f "$R/usr/lib/nfs-tuned.conf.d/50-azure-netapp-files.conf" ] || fail "vendor profiles not installed"
 ls "$R"/*/udev/rules.d/99-zz-nfs-tuned.rules "$R"/usr/lib/udev/rules.d/99-zz-nfs-tuned.rules 2>/dev/null | grep -q . ||
 	fail "udev rule not installed"

@@ -67,10 +67,13 @@ run reapply
 run disable
 [ "$(stat -c %a "$d/sbin/mount.nfs")" = 4755 ] || fail "disable after a failed trigger"
 
-# the helper setuid exactly when nfs-utils' mount.nfs is: its own mode, or the one enable found
+# in front, the helper setuid exactly when nfs-utils' mount.nfs was (the mode enable found);
+# out of front never: nfs-utils' own binary is the one setuid entry point
 hmode() { stat -c %a "$d/sbin/mount.nfs-tuned"; }
 run sync
-[ "$RC" = 0 ] && [ "$(hmode)" = 4755 ] || fail "sync with a setuid mount.nfs: helper $(hmode)"
+[ "$RC" = 0 ] && [ "$(hmode)" = 755 ] || fail "sync out of front, a setuid mount.nfs: helper $(hmode)"
+run status
+[[ $OUT == *"user mounts: on ($d/sbin/mount.nfs is setuid)"* ]] || fail "status out of front: $OUT"
 chmod u-s "$d/sbin/mount.nfs"
 run sync
 [ "$RC" = 0 ] && [ "$(hmode)" = 755 ] || fail "sync with mount.nfs not setuid: helper $(hmode)"
@@ -85,12 +88,17 @@ run reapply
 [ "$RC" = 0 ] && [ "$(hmode)" = 755 ] || fail "reapply while in front must keep the mode enable found"
 run disable
 [ "$(stat -c %a "$d/sbin/mount.nfs")" = 755 ] && [ "$(hmode)" = 755 ] || fail "disable: mount.nfs not setuid"
-# an nfs-utils update writes a setuid mount.nfs: the trigger's reapply follows it
+# an nfs-utils update writes a setuid mount.nfs: the trigger's reapply leaves the helper, out
+# of front, without the bit; enable then carries the bit over to it
 printf 'real mount.nfs 4\n' >"$d/sbin/mount.nfs" && chmod 4755 "$d/sbin/mount.nfs"
 run reapply
-[ "$RC" = 0 ] && [ "$(hmode)" = 4755 ] || fail "reapply after an update to a setuid mount.nfs: helper $(hmode)"
+[ "$RC" = 0 ] && [ "$(hmode)" = 755 ] || fail "reapply out of front: helper $(hmode)"
 run status
 [[ $OUT == *"user mounts: on"* ]] || fail "status must say user mounts are on"
+run enable
+[ "$RC" = 0 ] && [ "$(hmode)" = 4755 ] && [ "$(stat -c %a "$d/sbin/mount.nfs.nfs-utils")" = 755 ] ||
+	fail "enable with a setuid mount.nfs: helper $(hmode)"
+run disable
 
 # bad states: nothing to put aside; the helper missing
 mv "$d/sbin/mount.nfs" "$d/keep"
