@@ -146,6 +146,15 @@ static enum stage_result mount_open(struct mount_ctx *m)
         if ((rc = open_config_and_program(m->env, &m->conf, &m->prog)) != MNT_EX_SUCCESS)
                 return stop(m, rc);
         print_config_errors(&m->conf, "fix them: mount.nfs-tuned --check-config");
+        if (creds_untrusted_caller() && m->conf.nunread) {
+                /* root reads every file; what it could not read (the user's own limits, as
+                 * RLIMIT_NOFILE) would leave the admin's policies out of a user's mount */
+                log_error("%zu configuration file%s or director%s could not be read: a user's "
+                          "mount is not made without the whole configuration",
+                          m->conf.nunread, m->conf.nunread == 1 ? "" : "s",
+                          m->conf.nunread == 1 ? "y" : "ies");
+                return stop(m, MNT_EX_SYSERR);
+        }
         if (!cl->ns)
                 return STAGE_NEXT;
         return enter_namespace(m->env->paths, cl->ns) < 0 ? stop(m, MNT_EX_SYSERR) : STAGE_NEXT;

@@ -180,6 +180,35 @@ tc_setuid_user_checked_on_fstab_options() {
 	as_nobody_setuid --root 10.99.0.1:/x /mnt -f -v -o vers=3
 	status_is 0; out_lacks "krb5p"
 }
+tc_setuid_user_cannot_hide_the_config() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+	command -v prlimit >/dev/null || { echo "SKIP: no prlimit"; exit 77; }
+	# a user's own limits (few file descriptors) make root's reads of the configuration fail:
+	# whatever the limit, the admin's refuse stands or nothing is mounted
+	mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	printf '[global]\nkrb5_policy = refuse\n' > "$T/etc/nfs-tuned.conf"
+	printf '[global]\nnconnect_policy = refuse\n' > "$T/etc/nfs-tuned.conf.d/10-a.conf"
+	echo "10.99.0.1:/x /mnt nfs vers=3,sec=krb5p,nconnect=8,user,noauto 0 0" > "$T/etc/fstab"
+	local n passed=
+	for n in $(seq 4 16); do
+		unshare --mount --propagation private sh -c '
+			T=$1 H=$2 N=$3
+			mount -t tmpfs -o mode=755 tmpfs "$T/suid" && install -m 4755 "$H" "$T/suid/h" &&
+			mount --bind "$T/etc" /etc && mkdir -p /usr/lib/nfs-tuned.conf.d &&
+			mount --bind "$T/vendor" /usr/lib/nfs-tuned.conf.d || exit 99
+			unset $(env | sed -n "s/^\(NFS_TUNED_[A-Z_]*\)=.*/\1/p")
+			exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+				prlimit --nofile="$N" "$T/suid/h" 10.99.0.1:/x /mnt -f -v' \
+			sh "$T" "$HELPER" "$n" > "$T/out" 2>&1
+		case $? in
+		0) fail "with $n file descriptors the user's mount went on: $(tr '\n' ' ' < "$T/out")" ;;
+		32) passed="$passed $n" ;;
+		esac
+	done
+	# with enough descriptors, the policy itself refuses
+	[ -n "$passed" ] || fail "no limit let the helper read the configuration and refuse"
+}
 tc_setuid_check_config_hides_unlisted() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
