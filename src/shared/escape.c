@@ -35,16 +35,17 @@ size_t utf8_sequence_length(const unsigned char *s)
 
 /*
  * A character a terminal or an editor acts on: C1 controls (U+0080-U+009F: 0x9b is a CSI, as
- * ESC [ is) and the bidi overrides and isolates (U+202A-U+202E, U+2066-U+2069), which show a
- * line in another order than its bytes.
+ * ESC [ is); the bidi marks, overrides and isolates (U+061C, U+200E-U+200F, U+202A-U+202E,
+ * U+2066-U+2069), which show a line in another order than its bytes; the line and paragraph
+ * separators (U+2028, U+2029), which break a line where its bytes do not.
  */
 static bool utf8_is_control(const unsigned char *p, size_t n)
 {
         if (n == 2)
-                return p[0] == 0xc2 && p[1] <= 0x9f;
+                return (p[0] == 0xc2 && p[1] <= 0x9f) || (p[0] == 0xd8 && p[1] == 0x9c);
         if (n != 3 || p[0] != 0xe2)
                 return false;
-        return (p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+        return (p[1] == 0x80 && (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xa8 && p[2] <= 0xae))) ||
                (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9);
 }
 
@@ -70,7 +71,10 @@ char *escape_text(const char *text, int flags)
         for (const unsigned char *p = (const unsigned char *)text; *p;) {
                 size_t n = escape_keep(p, flags);
                 if (n == 0) {
-                        q += sprintf(q, "\\x%02x", *p++);
+                        /* a control character: every byte of it, none left raw behind */
+                        size_t c = utf8_sequence_length(p);
+                        for (size_t i = 0; i < (c ? c : 1); i++)
+                                q += sprintf(q, "\\x%02x", *p++);
                         continue;
                 }
                 memcpy(q, p, n);

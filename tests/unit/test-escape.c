@@ -31,7 +31,10 @@ static const struct {
         { "a\x9b" "2J\xa0", ESCAPE_CONTROL, "a\\x9b2J\xa0" },          /* a raw C1 byte */
         { "x\xe2\x80\xae" "cba", ESCAPE_UTF8, "x\\xe2\\x80\\xaecba" }, /* U+202E */
         { "\xe2\x80\xaa\xe2\x81\xa9", ESCAPE_UTF8, "\\xe2\\x80\\xaa\\xe2\\x81\\xa9" },
-        { "\xe2\x80\xa9\xe2\x81\xaa", ESCAPE_UTF8, "\xe2\x80\xa9\xe2\x81\xaa" }, /* U+2029, U+206A */
+        { "\xe2\x80\xa9\xe2\x81\xaa", ESCAPE_UTF8, "\\xe2\\x80\\xa9\xe2\x81\xaa" }, /* U+2029 yes, U+206A no */
+        { "x\xe2\x80\xae" "cba", ESCAPE_CONTROL, "x\\xe2\\x80\\xaecba" }, /* U+202E: no byte raw */
+        { "\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c\xe2\x80\xa8", ESCAPE_CONTROL,
+          "\\xe2\\x80\\x8e\\xe2\\x80\\x8f\\xd8\\x9c\\xe2\\x80\\xa8" }, /* LRM, RLM, ALM, U+2028 */
 };
 /* clang-format on */
 
