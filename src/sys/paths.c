@@ -135,12 +135,22 @@ char *paths_canonical_as_caller(const char *path)
         return r;
 }
 
-/* The mount ID of an open fd, from the kernel's fdinfo (3.15+): 0 and *ret, or -errno. */
+/*
+ * The mount ID of an open fd, mountinfo's first field: statx() (5.8+), which needs no /proc
+ * (after -N's setns, /proc/self may be another PID namespace's or none); else the kernel's
+ * fdinfo (3.15+). 0 and *ret, or -errno.
+ */
 static int fd_mount_id(int fd, int *ret)
 {
+        struct statx stx;
         char path[64], line[128];
         int r = -ENODATA;
 
+        if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_MNT_ID, &stx) == 0 &&
+            (stx.stx_mask & STATX_MNT_ID)) {
+                *ret = (int)stx.stx_mnt_id;
+                return 0;
+        }
         snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
         _cleanup_(fclosep) FILE *f = fopen(path, "re");
         if (!f)

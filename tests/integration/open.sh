@@ -80,8 +80,16 @@ tc_namespace_with_own_proc() {
 	kill -0 "$ns" 2>/dev/null && [ "$(readlink /proc/$ns/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] ||
 		{ echo "SKIP: cannot create mount and PID namespaces here"; exit 77; }
 	fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
-	newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}"
+	# the new mount's parent is the directory's mount there, in the target's own numbering
+	# (statx, no /proc needed): a line with another parent is not what mount.nfs made
+	local parent; parent=$(nsenter -t "$(pgrep -P "$ns" | head -n1)" -m -p findmnt -no ID -T "$T/mnt")
+	newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}" 99999
 	# under ASan: LeakSanitizer reads /proc/self/task at exit, which the target's /proc lacks
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		run 10.99.0.1:/export/b "$DIR" -N "$ns" -o vers=3,nconnect=8
+	status_is 0; out_has "warning: mounted, but no NFS mount on $DIR shows"
+	fixture mountinfo-v3-nconnect4
+	newmount 0:53 "${V3NEW/hard,/hard,nconnect=4,}" "$parent"
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		run 10.99.0.1:/export/b "$DIR" -N "$ns" -o vers=3,nconnect=8
 	kill "$ns"
