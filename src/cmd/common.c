@@ -30,29 +30,37 @@ int open_config_and_program(const struct cmd_env *env, struct config *conf, stru
         return MNT_EX_SUCCESS;
 }
 
+/* The real binary's path for messages: a user's run names none (it may come from a file of
+ * root's the user cannot read). */
+const char *program_name(const struct program *prog)
+{
+        return creds_untrusted_caller() ? "[path not shown: root's configuration]" : prog->path;
+}
+
 int check_program(const struct program *prog, const char *config)
 {
         int r = program_check(prog);
+        const char *name = program_name(prog);
 
         if (r == -ELOOP)
                 log_error("refusing to run %s: it is this helper itself, a divert loop (installed "
                           "in place of mount.nfs without the real one moved aside?); set mount_nfs "
                           "in [global] of %s to the real binary, e.g. /sbin/mount.nfs.distrib",
-                          prog->path, config);
+                          name, config);
         else if (r == -ENOEXEC)
                 log_error("cannot run the real mount.nfs %s: not a regular file; set mount_nfs in "
                           "[global] of %s to the real binary",
-                          prog->path, config);
+                          name, config);
         else if (r == -EPERM)
                 log_error(
                         "refusing to run %s: it, or a directory or link on its path, is not "
                         "root's or is writable by others, who could put another program there; set "
                         "mount_nfs in [global] of %s to a path of root's",
-                        prog->path, config);
+                        name, config);
         else if (r < 0)
                 log_error("cannot run the real mount.nfs %s: %s; install nfs-common (nfs-utils) "
                           "or set mount_nfs in [global] of %s",
-                          prog->path, strerror(-r), config);
+                          name, strerror(-r), config);
         return r < 0 ? MNT_EX_SYSERR : MNT_EX_SUCCESS;
 }
 

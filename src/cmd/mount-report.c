@@ -141,13 +141,14 @@ int report_exec(const struct mount_ctx *m)
                 log_info("exec: mount.nfs with settings of files you cannot read; not shown");
                 return 0;
         }
-        size_t len = strlen(m->prog.path) + 1;
+        const char *name = program_name(&m->prog);
+        size_t len = strlen(name) + 1;
         for (char **a = argv + 1; *a; a++)
                 len += strlen(*a) + 1;
         _cleanup_free_ char *line = malloc(len);
         if (!line)
                 return -ENOMEM;
-        char *q = stpcpy(line, m->prog.path);
+        char *q = stpcpy(line, name);
         for (char **a = argv + 1; *a; a++)
                 q += sprintf(q, " %s", *a);
         log_info("exec: %s (as %s)", line, argv[0]);

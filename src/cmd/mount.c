@@ -300,12 +300,13 @@ static enum stage_result mount_decide(struct mount_ctx *m)
 static int run_status_to_exit(const struct program *prog, int r, const struct run_status *st)
 {
         if (r < 0) {
-                log_error("cannot run %s: %s", prog->path, strerror(-r));
+                log_error("cannot run %s: %s", program_name(prog), strerror(-r));
                 return MNT_EX_SYSERR;
         }
         if (!st->signal)
                 return st->exit_status;
-        log_error("%s was killed by signal %d (%s)", prog->path, st->signal, strsignal(st->signal));
+        log_error("%s was killed by signal %d (%s)", program_name(prog), st->signal,
+                  strsignal(st->signal));
         /* ^C: mount(8)'s "user interrupt" */
         return st->signal == SIGINT ? MNT_EX_USER : MNT_EX_SYSERR;
 }
@@ -427,7 +428,7 @@ static enum stage_result unmount_lacking_tls(struct mount_ctx *m)
         if (rc != MNT_EX_SUCCESS)
                 log_error("cannot unmount %s (%s %s exited %d): it stays mounted without the TLS "
                           "it asked for; unmount it: umount %s",
-                          m->dir, m->prog.path, argv[0], rc, m->dir);
+                          m->dir, program_name(&m->prog), argv[0], rc, m->dir);
         else
                 log_error("unmounted %s: it did not get the TLS it asked for", m->dir);
         /* as mount_leave_record(): only root's run left one */

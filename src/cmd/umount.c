@@ -17,7 +17,7 @@ int cmd_umount(const struct cmd_env *env)
         if (rc == MNT_EX_SUCCESS) {
                 /* mount.nfs acts on its name */
                 int r = program_exec(&prog, env->argv);
-                log_error("cannot run %s: %s", prog.path, strerror(-r));
+                log_error("cannot run %s: %s", program_name(&prog), strerror(-r));
                 rc = MNT_EX_SYSERR;
         }
         program_close(&prog);

@@ -209,6 +209,31 @@ tc_setuid_user_cannot_hide_the_config() {
 	# with enough descriptors, the policy itself refuses
 	[ -n "$passed" ] || fail "no limit let the helper read the configuration and refuse"
 }
+tc_setuid_umount_names_no_path_of_roots() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+	# mount_nfs set in a 0600 drop-in of a 0700 directory: a user's umount.nfs (or mount) that
+	# cannot run it says so without naming the path
+	mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	printf '[global]\nmount_nfs = /opt/SECRETDIR/mount.nfs\n' > "$T/etc/nfs-tuned.conf.d/10-p.conf"
+	chmod 600 "$T/etc/nfs-tuned.conf.d/10-p.conf"; chmod 700 "$T/etc/nfs-tuned.conf.d"
+	local who
+	for who in nobody root; do
+		unshare --mount --propagation private sh -c '
+			T=$1 H=$2 W=$3
+			mount -t tmpfs -o mode=755 tmpfs "$T/suid" && install -m 4755 "$H" "$T/suid/umount.nfs" &&
+			mount --bind "$T/etc" /etc && mkdir -p /usr/lib/nfs-tuned.conf.d &&
+			mount --bind "$T/vendor" /usr/lib/nfs-tuned.conf.d || exit 99
+			unset $(env | sed -n "s/^\(NFS_TUNED_[A-Z_]*\)=.*/\1/p")
+			[ "$W" = root ] && exec "$T/suid/umount.nfs" /mnt
+			exec setpriv --reuid=65534 --regid=65534 --clear-groups "$T/suid/umount.nfs" /mnt' \
+			sh "$T" "$HELPER" "$who" > "$T/out" 2> "$T/err"
+		took $?
+		status_is 2
+		if [ "$who" = nobody ]; then out_lacks SECRETDIR; out_has "cannot run the real mount.nfs [path not shown: root's configuration]"
+		else out_has /opt/SECRETDIR/mount.nfs; fi
+	done
+}
 tc_setuid_check_config_hides_unlisted() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
