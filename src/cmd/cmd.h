@@ -33,7 +33,7 @@ int cmd_udev_bdi(const struct cmd_env *env);
  */
 int open_config_and_program(const struct cmd_env *env, struct config *conf, struct program *prog);
 /* MNT_EX_SUCCESS when the program can run; otherwise says why and returns MNT_EX_SYSERR. */
-/* The real binary as messages name it: not its path on a user's run. */
+/* The real binary as messages name it: not a path the configuration set, on a user's run. */
 const char *program_name(const struct program *prog);
 int check_program(const struct program *prog, const char *config);
 /*

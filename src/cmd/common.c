@@ -27,14 +27,17 @@ int open_config_and_program(const struct cmd_env *env, struct config *conf, stru
                 return MNT_EX_SYSERR;
         }
         program_open(prog, config_global_value(conf, "mount_nfs", env->paths->mount_nfs));
+        prog->from_config = config_global_value(conf, "mount_nfs", NULL) != NULL;
         return MNT_EX_SUCCESS;
 }
 
-/* The real binary's path for messages: a user's run names none (it may come from a file of
- * root's the user cannot read). */
+/* The real binary's path for messages: a user's run names none that the configuration set (a
+ * file of root's the user may not read); the build's candidates are no one's secret. */
 const char *program_name(const struct program *prog)
 {
-        return creds_untrusted_caller() ? "[path not shown: root's configuration]" : prog->path;
+        return creds_untrusted_caller() && prog->from_config
+                       ? "[path not shown: root's configuration]"
+                       : prog->path;
 }
 
 int check_program(const struct program *prog, const char *config)

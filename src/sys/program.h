@@ -11,8 +11,9 @@
 struct program {
         const char *path; /* the candidate opened, or the whole list when none exists */
         char buf[PATH_MAX];
-        int fd;    /* -1 when it could not be opened */
-        int error; /* what program_check() reports, found when opened */
+        int fd;           /* -1 when it could not be opened */
+        int error;        /* what program_check() reports, found when opened */
+        bool from_config; /* named by the configuration's mount_nfs, not the build */
 };
 
 /*
