@@ -32,9 +32,9 @@ int cmd_udev_bdi(const struct cmd_env *env);
  * the build's candidates), read from the caller's file system.  A mount(8) code.
  */
 int open_config_and_program(const struct cmd_env *env, struct config *conf, struct program *prog);
-/* MNT_EX_SUCCESS when the program can run; otherwise says why and returns MNT_EX_SYSERR. */
 /* The real binary as messages name it: not a path the configuration set, on a user's run. */
 const char *program_name(const struct program *prog);
+/* MNT_EX_SUCCESS when the program can run; otherwise says why and returns MNT_EX_SYSERR. */
 int check_program(const struct program *prog, const char *config);
 /*
  * The configuration's problems (at most CONFIG_ERRORS_MAX, then a count): as warnings through

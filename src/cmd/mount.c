@@ -198,7 +198,7 @@ static enum stage_result read_request(struct mount_ctx *m)
  * keys come from the fstab entry that allowed the mount (allow_user_mount()), and so do the
  * options it is checked on: mount.nfs takes a user's options from there, not from -o, so the
  * kernel gets those whatever -o said. */
-static int drop_untrusted_keys(struct mount_ctx *m)
+static int take_user_options(struct mount_ctx *m)
 {
         _cleanup_(optlist_done) struct optlist f = { 0 }, dropped = { 0 }, user = { 0 };
 
@@ -248,7 +248,7 @@ static enum stage_result mount_prepare(struct mount_ctx *m)
                 log_error("cannot parse the options '%s': check quotes and commas", cl->opts);
                 return stop(m, MNT_EX_USAGE);
         }
-        if (creds_untrusted_caller() && drop_untrusted_keys(m) < 0)
+        if (creds_untrusted_caller() && take_user_options(m) < 0)
                 return oom(m);
         m->naddrs = resolve_host(m->spec.host, AF_UNSPEC, m->addrs);
         if (m->naddrs < 0) {
