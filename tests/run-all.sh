@@ -97,8 +97,10 @@ if [ "$lab" = 1 ]; then
 	suite build -- --suite lab --verbose
 	# each platform's figures (lab/run --platform: bookworm in build/lab, trixie in build/lab/trixie)
 	res() { cat "build/lab/$1/results/summary" 2>/dev/null || echo none; }
-	lab_summary="bookworm: $(res run), fifty: $(res run-boot-fifty), kubernetes: $(res run-boot-kubernetes),"
-	lab_summary="$lab_summary throughput smoke: $(res run-throughput); trixie: $(res trixie/run),"
+	lab_summary="bookworm: mount: $(res run-mount), system: $(res run-system), demo: $(res run-demo),"
+	lab_summary="$lab_summary fifty: $(res run-boot-fifty), kubernetes: $(res run-boot-kubernetes),"
+	lab_summary="$lab_summary throughput smoke: $(res run-throughput); trixie: mount: $(res trixie/run-mount),"
+	lab_summary="$lab_summary system: $(res trixie/run-system), demo: $(res trixie/run-demo),"
 	lab_summary="$lab_summary fifty: $(res trixie/run-boot-fifty), kubernetes: $(res trixie/run-boot-kubernetes),"
 	lab_summary="$lab_summary upgrade: $(res trixie/run-upgrade)"
 fi
