@@ -192,17 +192,9 @@ tc_setuid_user_cannot_hide_the_config() {
 	echo "10.99.0.1:/x /mnt nfs vers=3,sec=krb5p,nconnect=8,user,noauto 0 0" > "$T/etc/fstab"
 	local n passed=
 	for n in $(seq 4 16); do
-		unshare --mount --propagation private sh -c '
-			T=$1 H=$2 N=$3
-			mount -t tmpfs -o mode=755 tmpfs "$T/suid" && install -m 4755 "$H" "$T/suid/h" &&
-			mount --bind "$T/etc" /etc && mkdir -p /usr/lib/nfs-tuned.conf.d &&
-			mount --bind "$T/vendor" /usr/lib/nfs-tuned.conf.d || exit 99
-			unset $(env | sed -n "s/^\(NFS_TUNED_[A-Z_]*\)=.*/\1/p")
-			exec setpriv --reuid=65534 --regid=65534 --clear-groups \
-				prlimit --nofile="$N" "$T/suid/h" 10.99.0.1:/x /mnt -f -v' \
-			sh "$T" "$HELPER" "$n" > "$T/out" 2>&1
-		case $? in
-		0) fail "with $n file descriptors the user's mount went on: $(tr '\n' ' ' < "$T/out")" ;;
+		SUID_PREFIX="prlimit --nofile=$n" as_nobody_setuid 10.99.0.1:/x /mnt -f -v
+		case $RC in
+		0) fail "with $n file descriptors the user's mount went on: $OUT" ;;
 		32) passed="$passed $n" ;;
 		esac
 	done
@@ -219,16 +211,8 @@ tc_setuid_umount_names_no_path_of_roots() {
 	chmod 600 "$T/etc/nfs-tuned.conf.d/10-p.conf"; chmod 700 "$T/etc/nfs-tuned.conf.d"
 	local who
 	for who in nobody root; do
-		unshare --mount --propagation private sh -c '
-			T=$1 H=$2 W=$3
-			mount -t tmpfs -o mode=755 tmpfs "$T/suid" && install -m 4755 "$H" "$T/suid/umount.nfs" &&
-			mount --bind "$T/etc" /etc && mkdir -p /usr/lib/nfs-tuned.conf.d &&
-			mount --bind "$T/vendor" /usr/lib/nfs-tuned.conf.d || exit 99
-			unset $(env | sed -n "s/^\(NFS_TUNED_[A-Z_]*\)=.*/\1/p")
-			[ "$W" = root ] && exec "$T/suid/umount.nfs" /mnt
-			exec setpriv --reuid=65534 --regid=65534 --clear-groups "$T/suid/umount.nfs" /mnt' \
-			sh "$T" "$HELPER" "$who" > "$T/out" 2> "$T/err"
-		took $?
+		if [ "$who" = root ]; then SUID_NAME=umount.nfs as_nobody_setuid --root /mnt
+		else SUID_NAME=umount.nfs as_nobody_setuid /mnt; fi
 		status_is 2
 		if [ "$who" = nobody ]; then out_lacks SECRETDIR; out_has "cannot run the real mount.nfs [path not shown: root's configuration]"
 		else out_has /opt/SECRETDIR/mount.nfs; fi

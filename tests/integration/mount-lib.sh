@@ -101,18 +101,20 @@ plain_first() {
 # and run as user nobody, in a private mount namespace whose /etc and /usr/lib/nfs-tuned.conf.d
 # are $T/etc and $T/vendor (a setuid run takes no path from the environment); --root: run by
 # root, the same way; sets RC, OUT
+# SUID_NAME: the setuid copy's name (default h; umount.nfs for that mode); SUID_PREFIX: a
+# command the caller runs it through (prlimit --nofile=N: the caller's own limits)
 as_nobody_setuid() {
 	local u=""
 	[ "${1:-}" = --root ] && { u=root; shift; }
 	unshare --mount --propagation private sh -c '
-		T=$1 H=$2 U=$3; shift 3
-		mount -t tmpfs -o mode=755 tmpfs "$T/suid" && install -m 4755 "$H" "$T/suid/h" &&
+		T=$1 H=$2 U=$3 N=$4 P=$5; shift 5
+		mount -t tmpfs -o mode=755 tmpfs "$T/suid" && install -m 4755 "$H" "$T/suid/$N" &&
 		mount --bind "$T/etc" /etc && mkdir -p /usr/lib/nfs-tuned.conf.d &&
 		mount --bind "$T/vendor" /usr/lib/nfs-tuned.conf.d || exit 99
 		unset $(env | sed -n "s/^\(NFS_TUNED_[A-Z_]*\)=.*/\1/p")
-		if [ -n "$U" ]; then exec "$T/suid/h" "$@"; fi
-		exec setpriv --reuid=65534 --regid=65534 --clear-groups "$T/suid/h" "$@"' \
-		sh "$T" "$HELPER" "$u" "$@" > "$T/out" 2> "$T/err"
+		if [ -n "$U" ]; then exec $P "$T/suid/$N" "$@"; fi
+		exec setpriv --reuid=65534 --regid=65534 --clear-groups $P "$T/suid/$N" "$@"' \
+		sh "$T" "$HELPER" "$u" "${SUID_NAME:-h}" "${SUID_PREFIX:-}" "$@" > "$T/out" 2> "$T/err"
 	took $?
 	OUT="$(cat "$T/out")$OUT"
 }
