@@ -128,12 +128,10 @@ tc_setuid_user_sees_no_root_only_config() {
 	status_is 0; hidden; out_lacks 9SECRET; out_has "2 problems in a file you cannot read"
 }
 tc_setuid_user_needs_fstab_entry() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
 	# as nfs-utils' mount.nfs: a user mounts only an fstab entry with this mount point, spec
 	# and type and user or users, and is refused before root's configuration is read: nothing
 	# of what it sets for a server can be probed with -f -v
-	mkdir -p "$T/suid" "$T/etc" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	setuid_tree
 	printf '[server "10.99.0.1"]\nnconnect = 8\nsec = krb5p\n' > "$T/etc/nfs-tuned.conf"
 	chmod 600 "$T/etc/nfs-tuned.conf"
 	refused() {
@@ -164,11 +162,9 @@ tc_setuid_user_needs_fstab_entry() {
 	status_is 0; out_has "read_ahead_kb=4321 on the command line not used"
 }
 tc_setuid_user_checked_on_fstab_options() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
 	# mount.nfs takes a user's options from the fstab entry, not from -o, and so does the
 	# kernel: the helper checks those, so a user's -o cannot talk it past the admin's refuse
-	mkdir -p "$T/suid" "$T/etc" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	setuid_tree
 	printf '[global]\nkrb5_policy = refuse\n' > "$T/etc/nfs-tuned.conf"
 	echo "10.99.0.1:/x /mnt nfs vers=3,sec=krb5p,nconnect=8,user,noauto 0 0" > "$T/etc/fstab"
 	as_nobody_setuid 10.99.0.1:/x /mnt -f -v -o vers=3
@@ -181,12 +177,10 @@ tc_setuid_user_checked_on_fstab_options() {
 	status_is 0; out_lacks "krb5p"
 }
 tc_setuid_user_cannot_hide_the_config() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
 	command -v prlimit >/dev/null || { echo "SKIP: no prlimit"; exit 77; }
 	# a user's own limits (few file descriptors) make root's reads of the configuration fail:
 	# whatever the limit, the admin's refuse stands or nothing is mounted
-	mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	setuid_tree "$T/etc/nfs-tuned.conf.d"
 	printf '[global]\nkrb5_policy = refuse\n' > "$T/etc/nfs-tuned.conf"
 	printf '[global]\nnconnect_policy = refuse\n' > "$T/etc/nfs-tuned.conf.d/10-a.conf"
 	echo "10.99.0.1:/x /mnt nfs vers=3,sec=krb5p,nconnect=8,user,noauto 0 0" > "$T/etc/fstab"
@@ -202,11 +196,9 @@ tc_setuid_user_cannot_hide_the_config() {
 	[ -n "$passed" ] || fail "no limit let the helper read the configuration and refuse"
 }
 tc_setuid_umount_names_no_path_of_roots() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
 	# mount_nfs set in a 0600 drop-in of a 0700 directory: a user's umount.nfs (or mount) that
 	# cannot run it says so without naming the path
-	mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	setuid_tree "$T/etc/nfs-tuned.conf.d"
 	printf '[global]\nmount_nfs = /opt/SECRETDIR/mount.nfs\n' > "$T/etc/nfs-tuned.conf.d/10-p.conf"
 	chmod 600 "$T/etc/nfs-tuned.conf.d/10-p.conf"; chmod 700 "$T/etc/nfs-tuned.conf.d"
 	local who
@@ -219,10 +211,8 @@ tc_setuid_umount_names_no_path_of_roots() {
 	done
 }
 tc_setuid_check_config_hides_unlisted() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
 	# a 0600 file's undefined profile, and the names in a 0700 drop-in directory, are root's
-	mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	setuid_tree "$T/etc/nfs-tuned.conf.d"
 	printf '[global]\nprofile = OTHERSECRET\n' > "$T/etc/nfs-tuned.conf"
 	printf '[global]\nprofile = DROPSECRET\n' > "$T/etc/nfs-tuned.conf.d/secretname.conf"
 	chmod 600 "$T/etc/nfs-tuned.conf" "$T/etc/nfs-tuned.conf.d/secretname.conf"
@@ -268,11 +258,9 @@ tc_config_problems_capped() {
 	status_is 1; value_is "lines" "$(wc -l < "$T/err")" 51; out_has "350 more problems not shown (the first 50 are)"
 }
 tc_setuid_fstab_through_users_dir() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
 	# a user's run takes helper keys from its fstab entry: an fstab reached through a directory
 	# that user owns is theirs to write, so it gives none
-	mkdir -p "$T/suid" "$T/etc" "$T/vendor" "$T/u"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	setuid_tree "$T/u"
 	echo "10.99.0.1:/e /mnt nfs user,noauto,read_ahead_kb=4321 0 0" > "$T/etc/fstab"
 	as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3,read_ahead_kb=4321
 	status_is 0; out_lacks "not used"

@@ -101,6 +101,13 @@ plain_first() {
 # and run as user nobody, in a private mount namespace whose /etc and /usr/lib/nfs-tuned.conf.d
 # are $T/etc and $T/vendor (a setuid run takes no path from the environment); --root: run by
 # root, the same way; sets RC, OUT
+# setuid_tree [DIR...]: a case of the setuid copy needs root and mount namespaces (else it
+# skips, 77); makes $T/suid, the /etc and vendor directories as_nobody_setuid binds, and DIRs
+setuid_tree() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+	mkdir -p "$T/suid" "$T/etc" "$T/vendor" "$@"; chmod 755 "$T" "$T/etc" "$T/vendor"
+}
 # SUID_NAME: the setuid copy's name (default h; umount.nfs for that mode); SUID_PREFIX: a
 # command the caller runs it through (prlimit --nofile=N: the caller's own limits)
 as_nobody_setuid() {

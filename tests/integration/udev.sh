@@ -185,10 +185,8 @@ tc_udev_bdi_record() {
 	status_is 0; out_has "cannot leave the plan in $T/run/mounts"
 }
 tc_udev_bdi_root_only() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
 	# through the setuid binary any user could put lines in syslog as root's
-	mkdir -p "$T/suid" "$T/etc" "$T/vendor"; chmod 755 "$T" "$T/etc" "$T/vendor"
+	setuid_tree
 	as_nobody_setuid --udev-bdi 0:60 -v
 	status_is 1; out_has "--udev-bdi is for udev (run as root), not uid 65534"
 	as_nobody_setuid --root --udev-bdi 0:9999 -v
