@@ -26,8 +26,9 @@ int open_config_and_program(const struct cmd_env *env, struct config *conf, stru
                 log_error("out of memory");
                 return MNT_EX_SYSERR;
         }
-        program_open(prog, config_global_value(conf, "mount_nfs", env->paths->mount_nfs));
-        prog->from_config = config_global_value(conf, "mount_nfs", NULL) != NULL;
+        const char *named = config_global_value(conf, "mount_nfs", NULL);
+        program_open(prog, named ? named : env->paths->mount_nfs);
+        prog->from_config = named != NULL;
         return MNT_EX_SUCCESS;
 }
 
