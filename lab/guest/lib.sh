@@ -81,16 +81,34 @@ lab_setup() {
 }
 
 # run a command in the server's network and mount namespaces
-srv() { nsenter -t "$(cat /tmp/lab/srv.pid)" -n -m "$@"; }
+srv() { local pid; read -r pid </tmp/lab/srv.pid; nsenter -t "$pid" -n -m "$@"; }
 
 # ---------------------------------------------------------------------------------------
-# one a line, as paths: mountinfo writes a space as \040 (a tab \011, a newline \012)
+# The helpers a check calls often read /proc in bash, without a process: under the emulator
+# each process costs 50-100 ms, and a check's cleanup took 1.1 s with nothing mounted.
+# one a line, as paths: mountinfo writes a space as \040 (a tab \011, a newline \012; a
+# backslash \134, so every backslash there begins such an escape)
 nfs_mountpoints() {
-	awk '$0 ~ / - nfs4? / { print $5 }' /proc/self/mountinfo |
-		while IFS= read -r d; do printf '%b\n' "$(printf '%s' "$d" | sed 's/\\\([0-7][0-7][0-7]\)/\\0\1/g')"; done
+	local l r
+	while IFS= read -r l; do
+		r=${l##* - }
+		case ${r%% *} in nfs | nfs4) ;; *) continue ;; esac
+		r=${l#* * * * }
+		r=${r%% *}
+		printf '%b\n' "${r//\\/\\0}"
+	done </proc/self/mountinfo
 }
-nfs_servers() { tail -n +2 /proc/fs/nfsfs/servers 2>/dev/null | grep -c .; }
-nfs_volumes() { tail -n +2 /proc/fs/nfsfs/volumes 2>/dev/null | grep -c .; }
+# lines after the first (the header) that are not empty, as tail -n +2 | grep -c .
+nfs_count() {
+	local l n=0 first=1
+	{ while IFS= read -r l; do
+		[ -n "$first" ] && { first=; continue; }
+		[ -n "$l" ] && n=$((n + 1))
+	done <"$1"; } 2>/dev/null
+	echo "$n"
+}
+nfs_servers() { nfs_count /proc/fs/nfsfs/servers; }
+nfs_volumes() { nfs_count /proc/fs/nfsfs/volumes; }
 
 lab_cleanup() {
 	local d i
@@ -101,10 +119,14 @@ lab_cleanup() {
 		done
 		[ -z "$(nfs_mountpoints)" ] && break
 	done
-	rm -rf "$CONF" "$CONF.d" /etc/fstab.lab
-	cp /etc/hosts.lab-base /etc/hosts
+	local gone=() base
+	for d in "$CONF" "$CONF.d" /etc/fstab.lab /run/nfs-tuned; do
+		[ -e "$d" ] || [ -L "$d" ] && gone+=("$d")
+	done
+	[ ${#gone[@]} = 0 ] || rm -rf "${gone[@]}"
+	IFS= read -r -d '' base </etc/hosts.lab-base
+	printf '%s' "$base" >/etc/hosts
 	: >/etc/fstab
-	rm -rf /run/nfs-tuned
 	for i in $(seq 1 50); do
 		[ "$(nfs_servers)" = 0 ] && return 0
 		sleep 0.2
@@ -119,6 +141,8 @@ lab_cleanup() {
 # an ok check may set NOTE (figures) for its line: "ok NAME: NOTE".
 # Everything mounted is cleaned up after each check.
 log() { echo "$*" >>"$LAB_DETAILS"; }
+# microseconds as seconds with one decimal
+tenths() { printf '%d.%d' $(($1 / 1000000)) $(($1 / 100000 % 10)); }
 on_fail() { log "  FAILED: $*"; }
 skip() { REASON="$*"; return 77; }
 report() { echo "$*" | tee -a "$LAB_LINES"; }
@@ -128,8 +152,10 @@ t() {
 	shift
 	REASON= NOTE=
 	log "--- $name"
+	local t0=${EPOCHREALTIME/./} t1 t2
 	"$@"
 	rc=$?
+	t1=${EPOCHREALTIME/./}
 	case $rc in
 	0) report "ok $name${NOTE:+: $NOTE}" ;;
 	77) report "skip $name: $REASON" ;;
@@ -139,6 +165,10 @@ t() {
 	# LAB_NO_CLEANUP: checks of one state (the boot scenario)
 	[ -n "${LAB_NO_CLEANUP:-}" ] ||
 		lab_cleanup >>"$LAB_DETAILS" 2>&1 || report "FAIL $name: cleanup left NFS clients behind"
+	# each check's time and its cleanup's, so that the slow ones can be found
+	# (grep '^  time ' details.log | sort -k3 -n)
+	t2=${EPOCHREALTIME/./}
+	log "  time $(tenths $((t1 - t0))) s + cleanup $(tenths $((t2 - t1))) s: $name"
 	return 0
 }
 
@@ -152,7 +182,7 @@ srun() {
 	OUT=$(timeout -k 5 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$NT" status "$@" 2>&1)
 	RC=$?
 	log "  \$ nfs-tuned status $* (as nobody) -> $RC"
-	[ -n "$OUT" ] && log "$(echo "$OUT" | sed 's/^/    | /')"
+	out_log
 	return 0
 }
 
@@ -161,7 +191,7 @@ hrun() {
 	OUT=$(timeout -k 5 90 "$H" "$@" 2>&1)
 	RC=$?
 	log "  \$ mount.nfs-tuned $* -> $RC"
-	[ -n "$OUT" ] && log "$(echo "$OUT" | sed 's/^/    | /')"
+	out_log
 	return 0
 }
 # xrun CMD...: any other command, same capture
@@ -169,9 +199,11 @@ xrun() {
 	OUT=$(timeout -k 5 90 "$@" 2>&1)
 	RC=$?
 	log "  \$ $* -> $RC"
-	[ -n "$OUT" ] && log "$(echo "$OUT" | sed 's/^/    | /')"
+	out_log
 	return 0
 }
+# OUT into the details log, each line as "    | LINE"
+out_log() { [ -z "$OUT" ] || log "    | ${OUT//$'\n'/$'\n'    | }"; }
 
 # udev: systemd-udevd as a daemon (no systemd in the lab), with the rules of the image
 udev_start() {
@@ -191,10 +223,24 @@ udev_stop() {
 }
 
 # mountinfo of the last mount on DIR; superblock options; one option's value
-mi() { awk -v d="$1" '$5 == d' /proc/self/mountinfo | tail -n1; }
-mi_super() { mi "$1" | sed 's/.* - [^ ]* [^ ]* //'; }
-mi_opt() { mi_super "$1" | tr ',' '\n' | sed -n "s/^$2=//p" | tail -n1; }
-mi_dev() { mi "$1" | awk '{ print $3 }'; }
+mi() {
+	local l r last=
+	while IFS= read -r l; do
+		r=${l#* * * * }
+		[ "${r%% *}" = "$1" ] && last=$l
+	done </proc/self/mountinfo
+	[ -z "$last" ] || printf '%s\n' "$last"
+	return 0
+}
+mi_super() { local l; l=$(mi "$1"); l=${l##* - }; l=${l#* }; [ -z "$l" ] || printf '%s\n' "${l#* }"; return 0; }
+mi_opt() {
+	local o v= opts
+	IFS=, read -r -a opts <<<"$(mi_super "$1")"
+	for o in "${opts[@]}"; do case $o in "$2="*) v=${o#*=} ;; esac; done
+	[ -z "$v" ] || printf '%s\n' "$v"
+	return 0
+}
+mi_dev() { local l; l=$(mi "$1"); l=${l#* * }; [ -z "$l" ] || printf '%s\n' "${l%% *}"; return 0; }
 # number of xprt: lines (transports) of the mount on DIR in mountstats
 xprts() {
 	awk -v d="$1" '$1 == "device" { on = ($5 == d) } on && $1 == "xprt:" { n++ } END { print n + 0 }' \
@@ -213,7 +259,7 @@ servers_is() {
 	list=$(tail -n +2 /proc/fs/nfsfs/servers 2>/dev/null | tr '\n' ';')
 	value_is "clients in /proc/fs/nfsfs/servers" "$(nfs_servers)" "$1" "$2${2:+${list:+; }}$list"
 }
-mp() { mkdir -p "$MNT/$1"; echo "$MNT/$1"; }
+mp() { [ -d "$MNT/$1" ] || mkdir -p "$MNT/$1"; echo "$MNT/$1"; }
 # read_ahead_kb of the bdi of the mount on DIR
 ra_of() { cat "/sys/class/bdi/$(mi_dev "$1")/read_ahead_kb" 2>/dev/null; }
 
