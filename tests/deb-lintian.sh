@@ -170,8 +170,10 @@ lint() { # LINTIAN-RELEASE BUILD-RELEASE
 	echo "$(grep -cE '^[EW]: ' "$out") errors and warnings, $(grep -cE '^[IPX]: ' "$out") other" \
 		"tags, $(grep -cE '^O: ' "$out") overridden; lintian $(as_builder "$root" lintian --version |
 		awk '{ print $2 }'), $(($(now) - t0)) s"
-	# exit 2: a tag of --fail-on's levels
-	[ "$rc" = 0 ] || fail "lintian of $1 on the $2 build (exit $rc; all tags: $out)"
+	# exit 2 is --fail-on's, which Debian 12's lintian also gives for an overridden warning
+	# shown by --show-overrides: the E: and W: lines decide; exit 1 is lintian's own failure
+	! grep -qE '^[EW]: ' "$out" && { [ "$rc" = 0 ] || [ "$rc" = 2 ]; } ||
+		fail "lintian of $1 on the $2 build (exit $rc; all tags: $out)"
 }
 
 built=()
