@@ -71,6 +71,11 @@ copy_with_libs() {
 	done
 }
 dpkg-deb -x "$deb" "$d/payload"
+# every file at its /usr path (Debian 13's lintian: aliased-location for /lib, /bin, /sbin)
+CASE=payload
+[ -f "$d/payload/usr/lib/udev/rules.d/99-zz-nfs-tuned.rules" ] || fail "the udev rule is not in /usr/lib/udev/rules.d"
+aliased=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | grep -E '^\./(bin|sbin|lib[^/]*)/')
+[ -z "$aliased" ] || fail "files under an aliased directory: $aliased"
 new_root() {
 	R=$d/root-$CASE
 	mkdir -p "$R"/usr/{bin,sbin,lib,lib64} "$R"/etc "$R"/tmp "$R"/var/lib/dpkg/{info,updates} "$R"/dev "$R"/mnt/x

@@ -9,7 +9,10 @@
 #    and triggers run chrooted there): nfs-tuned-front enable, an nfs-utils update and its
 #    trigger, a trigger that fails, disable, the package's removal; the helper in that root
 #    picks the real mount.nfs from its built-in list; the helper setuid exactly when
-#    nfs-utils' mount.nfs is (also with it made non-setuid before the install).
+#    nfs-utils' mount.nfs is (also with it made non-setuid before the install);
+#  - then with rpm's dependency checks, a stand-in nfs-utils-coreos (tests/fixtures/rpm) as
+#    the provider of mount.nfs: Requires: mount.nfs, the trigger on its update, nfs-utils
+#    beside it and erased, the last provider erased, the spec's check of the real binary.
 #   tests/rpm-build.sh SOURCE-DIR
 # Exit 77 (skip) without rpmbuild, rpmlint or git, outside a git checkout, or not as root.
 set -u
@@ -63,16 +66,43 @@ builddir=$(sed -n 's/^meson compile -C \([^ ]*\) .*/\1/p' "$d/build.sh")
 	meson install -C "$builddir" --no-rebuild --destdir "$d/destdir") >"$d/meson.log" 2>&1 ||
 	{ tail -20 "$d/meson.log"; fail "meson install --destdir with the spec's options"; }
 (cd "$d/destdir" && find . ! -type d | sed 's/^\.//' | sort) >"$d/meson-files"
-rpm -qlp "$rpm_file" 2>/dev/null | sort >"$d/rpm-files"
-# what the spec adds itself: its own script, state directory, README.md
-# (and rpm's /usr/lib/.build-id links of the binaries)
-grep -vE '^/usr/sbin/nfs-tuned-front$|^/var/lib/nfs-tuned$|^/usr/share/doc/nfs-tuned(-0\.1\.0)?(/README\.md)?$|^/usr/lib/nfs-tuned\.conf\.d$|^/usr/lib/\.build-id(/|$)' \
+# the package's files: FLAGS|MODE|NAME (flags: g %ghost, l %license, d %doc)
+rpm -qp --qf '[%{FILEFLAGS:fflags}|%{FILEMODES:perms}|%{FILENAMES}\n]' "$rpm_file" 2>/dev/null |
+	sort -t'|' -k3 >"$d/rpm-list"
+# less its directories and %ghost files (made at run time)
+awk -F'|' '$1 !~ /g/ && $2 !~ /^d/ { print $3 }' "$d/rpm-list" >"$d/rpm-files"
+# what the spec adds itself: its own script, README.md, LICENSE (and rpm's /usr/lib/.build-id
+# links of the binaries)
+grep -vE '^/usr/sbin/nfs-tuned-front$|^/usr/share/doc/nfs-tuned/README\.md$|^/usr/share/(licenses|doc)/nfs-tuned[^/]*/LICENSE$|^/usr/lib/\.build-id/' \
 	"$d/rpm-files" >"$d/rpm-meson-part"
 missing=$(comm -23 "$d/meson-files" "$d/rpm-meson-part")
 extra=$(comm -13 "$d/meson-files" "$d/rpm-meson-part")
 [ -z "$missing" ] || fail "meson installs, the package lacks: $missing"
 [ -z "$extra" ] || fail "the package has, meson does not install: $extra"
 echo "$(wc -l <"$d/meson-files") files from meson install, all in the package"
+grep -qx /usr/lib/udev/rules.d/99-zz-nfs-tuned.rules "$d/rpm-files" ||
+	fail "the udev rule is not /usr/lib/udev/rules.d/99-zz-nfs-tuned.rules: $(grep rules.d "$d/rpm-files")"
+# owned, not shipped: nfs-tuned-front's files; the doc folders; the licence marked as one
+for want in 'g|-rwxr-xr-x|/usr/sbin/mount.nfs.nfs-utils' 'g|-rw-r--r--|/var/lib/nfs-tuned/front' \
+	'|drwxr-xr-x|/usr/share/doc/nfs-tuned' '|drwxr-xr-x|/usr/share/doc/nfs-tuned/examples' \
+	'|drwxr-xr-x|/usr/share/doc/nfs-tuned/prometheus'; do
+	grep -qxF "$want" "$d/rpm-list" || fail "the package lacks $want"
+done
+grep -qE '^[^|]*l[^|]*\|-rw-r--r--\|/usr/share/(licenses|doc)/nfs-tuned[^/]*/LICENSE$' "$d/rpm-list" ||
+	fail "no %license LICENSE: $(grep LICENSE "$d/rpm-list")"
+# the path of this build in nfs-tuned-front, no placeholder left
+rpm2cpio "$rpm_file" | cpio -i --to-stdout --quiet ./usr/sbin/nfs-tuned-front >"$d/front" 2>/dev/null
+grep -qx 'sbin=${NFS_TUNED_SBIN:-/usr/sbin}' "$d/front" && ! grep -q '@[A-Z]*@' "$d/front" ||
+	fail "nfs-tuned-front's paths are not this build's: $(grep -E '^(sbin|state)=' "$d/front")"
+# the dependency on mount.nfs, whichever package ships it, and a trigger for each of them
+rpm -qp --requires "$rpm_file" 2>/dev/null | grep -qx 'mount.nfs' || fail "no Requires: mount.nfs"
+rpm -qp --requires "$rpm_file" 2>/dev/null | grep -qx 'nfs-utils' && fail "Requires: nfs-utils"
+rpm -qp --triggers "$rpm_file" 2>/dev/null | sed -n 's/^\(trigger[a-z]*\) scriptlet .* -- \(.*\)$/\1, \2,/p' >"$d/triggers"
+for t in triggerin triggerpostun; do
+	for p in nfs-utils nfs-utils-coreos nfsv4-client-utils; do
+		grep "^$t," "$d/triggers" | grep -q " $p," || fail "no %$t on $p: $(cat "$d/triggers")"
+	done
+done
 # shipped 0755: %post makes it setuid when nfs-utils' mount.nfs is
 [ "$(rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$rpm_file" | grep ' /usr/sbin/mount.nfs-tuned$' | cut -c1-10)" = -rwxr-xr-x ] ||
 	fail "mount.nfs-tuned is not 0755 in the package"
@@ -106,6 +136,7 @@ Release: 1
 Summary: stand-in for the test
 License: MIT
 BuildArch: noarch
+Provides: mount.nfs = $1
 %description
 stand-in
 %install
@@ -131,8 +162,7 @@ u1=$(nfs_utils_rpm 1) && u2=$(nfs_utils_rpm 2) && u3=$(nfs_utils_rpm 3) || fail 
 rpm --root "$R" --initdb && rpm_root -i "$u1" && rpm_root -i "$rpm_file" || fail "rpm -i --root"
 [ "$(mode /usr/sbin/mount.nfs-tuned)" = 755 ] || fail "the helper is setuid before enable: two setuid-root binaries"
 [ -f "$R/usr/lib/nfs-tuned.conf.d/50-azure-netapp-files.conf" ] || fail "vendor profiles not installed"
-ls "$R"/*/udev/rules.d/99-zz-nfs-tuned.rules "$R"/usr/lib/udev/rules.d/99-zz-nfs-tuned.rules 2>/dev/null | grep -q . ||
-	fail "udev rule not installed"
+[ -f "$R/usr/lib/udev/rules.d/99-zz-nfs-tuned.rules" ] || fail "udev rule not installed"
 picks /usr/sbin/mount.nfs || fail "before enable the helper must run mount.nfs: $OUT"
 
 step "enable, update, failed trigger, disable, erase"
@@ -182,6 +212,64 @@ rpm_root -U --replacepkgs "$rpm_file" || fail "rpm -U of nfs-tuned itself"
 rpm -V --nodeps --root "$R" nfs-tuned >"$d/verify" 2>&1 || { cat "$d/verify"; fail "rpm -V nfs-tuned"; }
 rpm_root -e nfs-tuned || fail "rpm -e"
 [ "$(mode /usr/sbin/mount.nfs)" = 755 ] || fail "erase must put mount.nfs back as it was (755), not $(mode /usr/sbin/mount.nfs)"
+
+step "nfs-utils-coreos (tests/fixtures/rpm) as the provider of mount.nfs, with dependency checks"
+coreos_rpm() { # VERSION: the stand-in built
+	rpmbuild -bb --define "ver $1" "$src/tests/fixtures/rpm/nfs-utils-coreos.spec" >/dev/null 2>&1 &&
+		ls "$HOME/rpmbuild/RPMS/noarch/nfs-utils-coreos-$1-1.noarch.rpm"
+}
+# what the package requires but mount.nfs, provided by one stand-in (the libraries are copied
+# into the root, not installed as packages), so that rpm checks that one dependency for real
+base_rpm() {
+	{
+		printf '%s\n' 'Name: nfs-tuned-test-base' 'Version: 1' 'Release: 1' 'Summary: stand-in' \
+			'License: MIT' 'BuildArch: noarch'
+		rpm -qp --requires "$rpm_file" 2>/dev/null | awk '$1 != "mount.nfs" && $1 !~ /^rpmlib\(/ {
+			print "Provides: " $1 }'
+		printf '%s\n' '%description' 'stand-in' '%files'
+	} >"$d/base.spec"
+	rpmbuild -bb "$d/base.spec" >/dev/null 2>&1 && ls "$HOME/rpmbuild/RPMS/noarch/nfs-tuned-test-base-1-1.noarch.rpm"
+}
+rpm_dep() { rpm --root "$R" "$@" >"$d/rpm.out" 2>&1 || { cat "$d/rpm.out"; return 1; }; }
+aside=/usr/sbin/mount.nfs.nfs-utils
+in_front_with() { # VERSION: the helper in front, the binary aside nfs-utils VERSION's
+	[ "$(readlink "$R/usr/sbin/mount.nfs")" = mount.nfs-tuned ] && grep -q "nfs-utils $1 " "$R$aside"
+}
+c4=$(coreos_rpm 4) && c5=$(coreos_rpm 5) && u5=$(nfs_utils_rpm 5) && base=$(base_rpm) ||
+	fail "the stand-ins of nfs-utils-coreos, nfs-utils and the base"
+rpm_root -e nfs-utils && rpm_dep -i "$base" || fail "no nfs-utils, the base stand-in"
+rpm --root "$R" -i "$rpm_file" >"$d/rpm.out" 2>&1 && fail "installed with no package providing mount.nfs"
+grep -q 'mount.nfs is needed by nfs-tuned' "$d/rpm.out" || fail "rpm -i without mount.nfs said: $(cat "$d/rpm.out")"
+rpm_dep -i "$c4" && rpm_dep -i "$rpm_file" || fail "rpm -i with nfs-utils-coreos providing mount.nfs"
+front enable
+rpm_dep -U "$c5" || fail "rpm -U nfs-utils-coreos 5"
+in_front_with 5 || fail "the trigger on nfs-utils-coreos did not put the helper back in front of its new binary"
+picks $aside || fail "in front of nfs-utils-coreos, the helper must run the binary aside: $OUT"
+# the spec's way to check the real binary: rpm's digest of the provider's mount.nfs
+rpm --root "$R" -V nfs-utils-coreos >"$d/verify" 2>&1 && fail "rpm -V nfs-utils-coreos found mount.nfs unchanged"
+echo "# rpm -V nfs-utils-coreos: $(tr '\n' ' ' <"$d/verify")"
+digest=$(rpm --root "$R" -q --qf '[%{FILEDIGESTS} %{FILENAMES}\n]' --whatprovides mount.nfs | grep ' /usr/sbin/mount.nfs$')
+[ "${digest%% *}" = "$(sha256sum <"$R$aside" | cut -d' ' -f1)" ] ||
+	fail "the binary aside is not the file rpm installed: $digest"
+[ "$(rpm --root "$R" -qf --qf '%{NAME}' $aside 2>/dev/null)" = nfs-tuned ] ||
+	fail "$aside is not nfs-tuned's: $(rpm --root "$R" -qf $aside 2>&1)"
+rpm -V --nodeps --root "$R" nfs-tuned >"$d/verify" 2>&1 || { cat "$d/verify"; fail "rpm -V nfs-tuned, enabled"; }
+# nfs-utils beside it (the same mount.nfs), then erased: nfs-utils-coreos still ships mount.nfs
+rpm_dep -i "$u5" || fail "rpm -i nfs-utils 5 beside nfs-utils-coreos 5"
+in_front_with 5 || fail "the trigger on nfs-utils beside nfs-utils-coreos"
+rpm_dep -e nfs-utils || fail "rpm -e nfs-utils"
+in_front_with 5 || fail "nfs-utils erased, nfs-utils-coreos left: the helper must stay in front of its binary"
+# the last provider: refused while nfs-tuned requires mount.nfs; with --nodeps rpm takes
+# mount.nfs, the link, and the trigger the binary aside
+rpm --root "$R" -e nfs-utils-coreos >/dev/null 2>&1 && fail "rpm -e of the last provider of mount.nfs went through"
+rpm_root -e nfs-utils-coreos || fail "rpm -e --nodeps nfs-utils-coreos"
+[ ! -e "$R/usr/sbin/mount.nfs" ] && [ ! -L "$R/usr/sbin/mount.nfs" ] && [ ! -e "$R$aside" ] ||
+	fail "no provider left: $(ls -l "$R/usr/sbin" | grep mount.nfs)"
+rpm_dep -i "$c4" || fail "rpm -i nfs-utils-coreos 4 again"
+in_front_with 4 || fail "enabled before: the trigger must put the helper in front of the new provider"
+rpm_dep -e nfs-tuned nfs-utils-coreos || fail "rpm -e nfs-tuned nfs-utils-coreos"
+[ ! -e "$R/usr/sbin/mount.nfs" ] && [ ! -L "$R/usr/sbin/mount.nfs" ] && [ ! -e "$R$aside" ] &&
+	[ ! -e "$R/var/lib/nfs-tuned/front" ] || fail "both erased: $(ls -l "$R/usr/sbin" "$R/var/lib/nfs-tuned" 2>&1)"
 
 [ "$fails" = 0 ] && echo "all passed"
 [ "$fails" = 0 ]

@@ -100,6 +100,17 @@ run enable
 	fail "enable with a setuid mount.nfs: helper $(hmode)"
 run disable
 
+# a provider erased (the trigger's forget): while another one still owns mount.nfs, the link
+# stays and so does the binary aside; once rpm erased mount.nfs with the last, it goes
+run enable
+run forget
+[ "$RC" = 0 ] && [ -f "$d/sbin/mount.nfs.nfs-utils" ] || fail "forget dropped the binary aside of a provider still there"
+rm "$d/sbin/mount.nfs"
+run forget
+[ "$RC" = 0 ] && [ ! -e "$d/sbin/mount.nfs.nfs-utils" ] || fail "forget kept the binary aside with no mount.nfs left"
+printf 'real mount.nfs 5\n' >"$d/sbin/mount.nfs" && chmod 4755 "$d/sbin/mount.nfs"
+run disable
+
 # bad states: nothing to put aside; the helper missing
 mv "$d/sbin/mount.nfs" "$d/keep"
 run enable
