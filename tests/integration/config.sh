@@ -41,7 +41,7 @@ tc_config_errors() {
 	run --check-config; status_is 0; grep -q "no problems" "$T/out" || fail "--check-config said: $STDOUT"
 }
 tc_config_permissions() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "the rule is root's: root's mount uses only files of root's, not writable by others (chown)"
 	conf '[global]' 'nconnect_policy = refuse'
 	fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
 	chmod 666 "$T/conf"
@@ -94,7 +94,7 @@ tc_config_stray_header() {
 	out_has "is neither an option nor a section header"
 }
 tc_setuid_user_sees_no_root_only_config() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "$SETUID_NEEDS"
 	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
 	mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"
 	printf '[global]\nmount_nfs = /opt/hidden/mount.nfs\nread_ahead_kb = 4321\n[server "10.99.0.1"]\nsec = krb5p\nclientaddr = 10.77.7.7\nnconnect = 7\nSECRETWORD here\n' > "$T/etc/nfs-tuned.conf"
@@ -233,7 +233,7 @@ tc_setuid_check_config_hides_unlisted() {
 	status_is 0; out_lacks OTHERSECRET; out_lacks DROPSECRET; out_lacks secretname
 }
 tc_config_dropin_link_through_users_dir() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "a directory of another user's (chown), and the rule root's mount follows"
 	# a drop-in linked into a directory a user owns: that user can point it at any file of
 	# root's (here a shadow-format one) and the parse problems would quote its lines
 	printf 'root:$6$HASHSECRET:19000:0:99999:7:::\n' > "$T/shadow"; chmod 600 "$T/shadow"

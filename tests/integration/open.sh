@@ -75,6 +75,7 @@ tc_invocation_names() {
 tc_namespace_with_own_proc() {
 	# -N into a mount namespace whose /proc belongs to another PID namespace (a container):
 	# /proc/self does not resolve there, so every read goes through the caller's root
+	needs_root "-N enters a mount namespace: setns(2) needs CAP_SYS_ADMIN"
 	unshare -m -p -f --mount-proc --kill-child sleep 30 >/dev/null 2>&1 & ns=$!
 	sleep 0.5
 	kill -0 "$ns" 2>/dev/null && [ "$(readlink /proc/$ns/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] ||
@@ -146,8 +147,10 @@ tc_mount_nfs_list_passes_over_helper() {
 	run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 2; out_has "refusing to run $T/bin/mount.nfs: it is this helper itself"
 }
+# the program root runs (a user's run runs the user's own, as that user)
+MOUNT_NFS_ROOTS="root runs only a mount.nfs of root's, along root's directories (chown)"
 tc_mount_nfs_not_roots() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "$MOUNT_NFS_ROOTS"
 	# root runs the program mount_nfs names: one another user owns, or any user may write, is
 	# theirs to replace with anything, in a directory of root's or not
 	cp "$STUB" "$T/bin/mount.nfs"; export NFS_TUNED_MOUNT_NFS=$T/bin/mount.nfs
@@ -165,7 +168,7 @@ tc_mount_nfs_not_roots() {
 	status_is 0; mount_nfs_ran
 }
 tc_mount_nfs_through_users_dir() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "$MOUNT_NFS_ROOTS"
 	# root runs the program mount_nfs names: not from a directory another user could fill
 	mkdir "$T/u"; cp "$STUB" "$T/u/mount.nfs"; chown 65534:65534 "$T/u"
 	export NFS_TUNED_MOUNT_NFS=$T/u/mount.nfs

@@ -287,10 +287,10 @@ st_prometheus_file() {
 	out_has 'nfs_tuned_status_success 0'; out_lacks 'nfs_tuned_mount_info{'
 }
 st_prometheus_planted_link() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 	# Debian's /var/lib/prometheus is user prometheus's: its textfile directory under it is
 	# written (a user's directory under root's), but a link that user plants in its place,
 	# leading into root's, is not followed: root's file would land where it points
+	needs_root "another user's directory under root's (chown)"
 	mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
 	mkdir -p "$T/prom/node-exporter" "$T/victim"; chown -R 65534:65534 "$T/prom"
 	run --prometheus "$T/prom/node-exporter/nfs-tuned.prom"
