@@ -131,6 +131,9 @@ vendor() { mkdir -p "$T/vendor"; printf '%s\n' "${@:2}" > "$T/vendor/$1"; }
 # What only root's run of the helper does, or only root may set up: a case of it skips (77) as
 # another user (needs_root, tests/lib/harness.sh), before it checks anything; what such a
 # user's run can check is a case of its own.
+# --check-config checks owners as root's mount would, whoever runs it: a scratch tree of
+# another user's is never used (the trust rule, README "Configuration")
+needs_root_check_config() { needs_root "--check-config reads the configuration as root's mount does: only a tree of root's is used"; }
 # a claim (and the lock of a client's key) is taken for root's mounts only: a user's run leaves
 # nothing in the run directory
 needs_root_claims() { needs_root "the helper claims a new client's key for root's mounts only"; }

@@ -65,12 +65,20 @@ tc_invocation_names() {
 	ln -s "$HELPER" "$T/bin/mount.nfs4"; ln -s "$HELPER" "$T/bin/mount.nfs"
 	HELPER=$T/bin/mount.nfs4 run 10.99.0.1:/e "$DIR" -o rsize=65536
 	status_is 0; argv_is 1 mount.nfs4
+	HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -t nfs4 -s -n -r -o rsize=65536
+	status_is 0; argv_is 1 mount.nfs4
+	argv_all | grep -qE -- ' -t |nfs4 (.* )?nfs4' && fail "-t forwarded: $(argv_all)"
+	argv_is 4 -s; argv_is 5 -n; argv_is 6 -r
+	HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -o rsize=65536
+	argv_is 1 mount.nfs
+}
+tc_namespace_option_not_forwarded() {
+	needs_root "-N enters a mount namespace: setns(2) needs CAP_SYS_ADMIN"
+	ln -s "$HELPER" "$T/bin/mount.nfs"
 	HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -t nfs4 -N "$$" -s -n -r -o rsize=65536
 	status_is 0; argv_is 1 mount.nfs4
 	argv_all | grep -qE -- ' -t | -N |nfs4 (.* )?nfs4' && fail "-t or -N forwarded: $(argv_all)"
 	argv_is 4 -s; argv_is 5 -n; argv_is 6 -r
-	HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -o rsize=65536
-	argv_is 1 mount.nfs
 }
 tc_namespace_with_own_proc() {
 	# -N into a mount namespace whose /proc belongs to another PID namespace (a container):
