@@ -141,3 +141,17 @@ needs_root_claims() { needs_root "the helper claims a new client's key for root'
 needs_root_records() { needs_root "the helper leaves a mount record for root's mounts only"; }
 # the udev mode is udev's, run as root: the helper refuses every other caller
 needs_root_udev() { needs_root "--udev-bdi is udev's, run as root: any other caller is refused"; }
+
+# helper_link NAME: $T/bin/NAME, a link to the helper that the helper follows to itself. Root
+# follows a link along root's directories to anywhere; a user's run follows none out of that
+# user's own directories (sys/chase.c: an absolute link, or one up into root's /tmp, is a step
+# into root's), so there the link is to a copy of the helper beside it, and HELPER that copy
+helper_link() {
+	if [ "$(id -u)" = 0 ]; then
+		ln -s "$HELPER" "$T/bin/$1"
+		return
+	fi
+	[ -f "$T/bin/mount.nfs-tuned" ] || cp "$HELPER" "$T/bin/mount.nfs-tuned"
+	HELPER=$T/bin/mount.nfs-tuned
+	ln -s mount.nfs-tuned "$T/bin/$1"
+}

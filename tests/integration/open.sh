@@ -8,10 +8,11 @@ tc_self_exec_refused() {
 	export NFS_TUNED_MOUNT_NFS=$HELPER
 	run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 2; out_has "refusing to run $HELPER: it is this helper itself"
-	ln -s "$HELPER" "$T/bin/mount.nfs"
+	helper_link mount.nfs
 	export NFS_TUNED_MOUNT_NFS=$T/bin/mount.nfs
 	run 10.99.0.1:/e "$DIR" -o vers=3
-	status_is 2; out_has "mount_nfs in [global]"
+	status_is 2; out_has "refusing to run $T/bin/mount.nfs: it is this helper itself"
+	out_has "mount_nfs in [global]"
 	# and via the config's mount_nfs
 	export NFS_TUNED_MOUNT_NFS=$STUB
 	conf "mount_nfs = $HELPER"
@@ -143,7 +144,7 @@ tc_mount_nfs_list_passes_over_helper() {
 	# the RPM's list while nfs-tuned-front has put the helper in place of mount.nfs: that name
 	# is passed over for the binary kept aside; after an nfs-utils update whose trigger failed
 	# mount.nfs is the new real binary again, and it is the one run, not the one aside
-	ln -s "$HELPER" "$T/bin/mount.nfs"; cp "$STUB" "$T/bin/mount.nfs.nfs-utils"
+	helper_link mount.nfs; cp "$STUB" "$T/bin/mount.nfs.nfs-utils"
 	export NFS_TUNED_MOUNT_NFS=$T/bin/mount.nfs:$T/bin/mount.nfs.nfs-utils
 	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
 	status_is 0; out_has "exec: $T/bin/mount.nfs.nfs-utils 10.99.0.1:/e"
@@ -151,7 +152,7 @@ tc_mount_nfs_list_passes_over_helper() {
 	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
 	status_is 0; out_has "exec: $T/bin/mount.nfs 10.99.0.1:/e"
 	# the helper alone in the list: still a divert loop
-	rm "$T/bin/mount.nfs.nfs-utils" "$T/bin/mount.nfs"; ln -s "$HELPER" "$T/bin/mount.nfs"
+	rm "$T/bin/mount.nfs.nfs-utils" "$T/bin/mount.nfs"; helper_link mount.nfs
 	run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 2; out_has "refusing to run $T/bin/mount.nfs: it is this helper itself"
 }
