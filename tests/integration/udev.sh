@@ -193,6 +193,21 @@ tc_udev_bdi_record() {
 	run 10.99.0.1:/e "$DIR" -v -o vers=3,bg
 	status_is 0; out_has "cannot leave the plan in $T/run/mounts"
 }
+tc_udev_bdi_refused_to_users() {
+	# the helper not setuid, run by a user other than root (root's run: as nobody): no udev
+	# mode, nothing read, nothing printed for udev
+	local runas=() uid
+	uid=$(id -u)
+	if [ "$uid" = 0 ]; then
+		chmod -R a+rX "$T"
+		runas=(setpriv --reuid=65534 --regid=65534 --clear-groups --) uid=65534
+	fi
+	echo "60 21 0:60 / /data rw,relatime - nfs filer:/export/b rw,$V3NEW" > "$T/mountinfo"
+	conf '[global]' 'read_ahead_kb = 1024'
+	"${runas[@]}" "$HELPER" --udev-bdi 0:60 -v > "$T/out" 2> "$T/err"; took $?
+	status_is 1; out_has "--udev-bdi is for udev (run as root), not uid $uid"
+	value_is "printed for udev" "$(cat "$T/out")" ""
+}
 tc_udev_bdi_root_only() {
 	# through the setuid binary any user could put lines in syslog as root's
 	setuid_tree
