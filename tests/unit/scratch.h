@@ -35,11 +35,14 @@ static inline gid_t scratch_gid(uid_t uid)
         return uid == geteuid() ? getegid() : (gid_t)uid;
 }
 
+/* Under TMPDIR: a package build's (tests/lib/builder.sh) is removed with it, and with it the
+ * tree a failed test leaves (Check runs no teardown after a failure). */
 static inline void scratch_new(void)
 {
-        char tmpl[] = "/tmp/nfs-tuned-unit.XXXXXX";
-        ck_assert(mkdtemp(tmpl));
-        snprintf(scratch_base, sizeof(scratch_base), "%s", tmpl);
+        const char *tmp = getenv("TMPDIR");
+        snprintf(scratch_base, sizeof(scratch_base), "%s/nfs-tuned-unit.XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        ck_assert(mkdtemp(scratch_base));
         ck_assert(chmod(scratch_base, 0755) == 0);
 }
 
