@@ -11,34 +11,51 @@
 #  - while installed: a statoverride of mount.nfs refused, a chmod through the link kept by an
 #    upgrade; dpkg -r puts mount.nfs back with its mode, a later nfs-common reinstall too;
 #  - an upgrade from a package before this rule (nothing recorded, the diverted copy setuid).
+# The package is built as a buildd builds it: dpkg-buildpackage -us -uc -b as an ordinary user
+# (tests/lib/builder.sh: nobody when root runs the suite), its own tests included (no nocheck),
+# so a test that fails as a user fails this one.
 #   tests/deb-package.sh SOURCE-DIR [DEB]   (DEB: test that package instead of building one)
-# Exit 77 (skip) without dpkg-buildpackage, debhelper or git, or not as root.
+# Exit 77 (skip) without dpkg-buildpackage, debhelper or git; not as root, after the build: the
+# scratch roots need root.
 set -u
 src=$(cd "$1" && pwd)
 deb=${2:-}
-[ "$(id -u)" = 0 ] || { echo "skip: dpkg --root runs the maintainer scripts chrooted: root only"; exit 77; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib/builder.sh"
 for t in dpkg-buildpackage dpkg-deb dh git; do
 	command -v "$t" >/dev/null || { echo "skip: no $t (apt-get install dpkg-dev debhelper)"; exit 77; }
 done
+as_root=$([ "$(id -u)" = 0 ] && echo yes)
+[ -n "$as_root" ] || [ -z "$deb" ] ||
+	{ echo "skip: dpkg --root runs the maintainer scripts chrooted: root only"; exit 77; }
 
+# the builder's directory beside the test's own, which stays root's alone (the scratch roots
+# hold a setuid helper)
 d=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-deb.XXXXXX")
-trap 'rm -rf "$d"' EXIT
+b=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-deb-build.XXXXXX")
+trap 'rm -rf "$d" "$b"' EXIT
 fails=0
 fail() { echo "FAIL: $CASE: $*"; fails=$((fails + 1)); }
 step() { echo "== $*"; }
 
 if [ -z "$deb" ]; then
-	step "dpkg-buildpackage (nocheck) of the tree"
-	mkdir -p "$d/build/src"
+	builder_init "$b" || { echo "FAIL: the builder cannot write in $b"; exit 1; }
+	step "dpkg-buildpackage of the tree, its tests included, as $BUILDER"
+	mkdir -p "$b/build/src"
 	(cd "$src" && git ls-files -co --exclude-standard -z |
 		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-		tar -c --null -T -) | tar -x -C "$d/build/src" || exit 1
-	(cd "$d/build/src" && DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}" \
-		dpkg-buildpackage -us -uc -b) >"$d/build.log" 2>&1 ||
-		{ tail -30 "$d/build.log"; echo "FAIL: dpkg-buildpackage"; exit 1; }
-	deb=$(ls "$d"/build/nfs-tuned_*.deb | head -n1)
+		tar -c --null -T -) | tar -x -C "$b/build/src" || exit 1
+	[ -z "$as_root" ] || chown -R "$BUILDER_UID:$BUILDER_GID" "$b/build" || exit 1
+	# whatever the caller's options: the tests run
+	opts=$(printf ' %s ' "${DEB_BUILD_OPTIONS:-}" | sed 's/ nocheck / /g; s/^ *//; s/ *$//')
+	(cd "$b/build/src" && DEB_BUILD_OPTIONS=$opts as_builder dpkg-buildpackage -us -uc -b) \
+		>"$d/build.log" 2>&1 ||
+		{ tail -30 "$d/build.log"; echo "FAIL: dpkg-buildpackage as $BUILDER"; exit 1; }
+	tests_ran "$d/build.log" || { echo "FAIL: the package's tests did not run, or did not pass"; exit 1; }
+	deb=$(ls "$b"/build/nfs-tuned_*.deb | head -n1)
 fi
 echo "package: $deb"
+[ -n "$as_root" ] ||
+	{ echo "skip: built as $BUILDER; dpkg --root runs the maintainer scripts chrooted: root only"; exit 77; }
 
 # a stand-in nfs-common: VERSION DIR (sbin, usr/sbin); its mount.nfs says who ran it
 nfs_common() {

@@ -1,7 +1,9 @@
 #!/bin/bash
 # The RPM package, built and used as the README says, on Debian:
-#  - the README's commands, word for word (from a clean clone: git archive of HEAD), in a
-#    scratch HOME, so ~/rpmbuild is the test's;
+#  - the README's commands, word for word, in a fresh clone of the checkout (git archive of
+#    HEAD), as an ordinary user, as Fedora's builders build (tests/lib/builder.sh: nobody when
+#    root runs the suite), in a scratch HOME, so ~/rpmbuild is the test's; the spec's %check
+#    runs the package's tests, so a test that fails as a user fails this one;
 #  - rpmlint clean, but for the overrides rpm/nfs-tuned.rpmlintrc explains;
 #  - the payload against what `meson install --destdir` installs with the spec's own
 #    options, so a file meson installs can never be missing from %files again;
@@ -14,17 +16,21 @@
 #    the provider of mount.nfs: Requires: mount.nfs, the trigger on its update, nfs-utils
 #    beside it and erased, the last provider erased, the spec's check of the real binary.
 #   tests/rpm-build.sh SOURCE-DIR
-# Exit 77 (skip) without rpmbuild, rpmlint or git, outside a git checkout, or not as root.
+# Exit 77 (skip) without rpmbuild, rpmlint or git, or outside a git checkout; not as root, after
+# the build, the lint and the payload: the scratch root needs root.
 set -u
 src=$(cd "$1" && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib/builder.sh"
 for t in rpmbuild rpmlint rpmspec git; do
 	command -v "$t" >/dev/null || { echo "skip: no $t (apt-get install rpm rpmlint)"; exit 77; }
 done
-[ "$(id -u)" = 0 ] || { echo "skip: rpm -i --root runs the scriptlets chrooted: root only"; exit 77; }
 git -C "$src" rev-parse --verify -q HEAD >/dev/null || { echo "skip: $src is not a git checkout"; exit 77; }
 
+# the builder's directory beside the test's own, which stays root's alone (the scratch root
+# holds a setuid helper)
 d=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-rpm.XXXXXX")
-trap 'rm -rf "$d"' EXIT
+b=$(mktemp -d "${TMPDIR:-/tmp}/nfs-tuned-rpm-build.XXXXXX")
+trap 'rm -rf "$d" "$b"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 step() { echo "== $*"; }
@@ -38,13 +44,22 @@ readme_cmds=(
 for c in "${readme_cmds[@]}"; do
 	grep -qF "    $c" "$src/README.md" || fail "README.md no longer says: $c"
 done
+# root's own commands (the stand-in nfs-utils, rpmlint) keep to the test's directory too
 export HOME=$d/home
 mkdir -p "$HOME"
-step "rpmbuild (the README's commands, HOME=$HOME)"
-(cd "$src" && for c in "${readme_cmds[@]}"; do eval "$c" || exit 1; done) >"$d/build.log" 2>&1 ||
-	{ tail -40 "$d/build.log"; fail "the README's rpmbuild failed"; exit 1; }
-rpm_file=$(ls "$HOME"/rpmbuild/RPMS/*/nfs-tuned-0.1.0-*.rpm 2>/dev/null | head -1)
-[ -f "$rpm_file" ] || { fail "no package in $HOME/rpmbuild/RPMS"; exit 1; }
+builder_init "$b" || { fail "the builder cannot write in $b"; exit 1; }
+# rpmbuild's scripts in the builder's TMPDIR, not /var/tmp, where a failed %check leaves its own
+printf '%%_tmppath %s\n' "$b/tmp" >"$b/.rpmmacros"
+[ "$(id -u)" != 0 ] || chown "$BUILDER_UID:$BUILDER_GID" "$b/.rpmmacros"
+step "rpmbuild (the README's commands in a fresh clone, as $BUILDER, HOME=$b)"
+git clone -q "$src" "$b/nfs-tuned" >"$d/build.log" 2>&1 &&
+	{ [ "$(id -u)" != 0 ] || chown -R "$BUILDER_UID:$BUILDER_GID" "$b/nfs-tuned"; } &&
+	(cd "$b/nfs-tuned" && as_builder bash -c 'for c; do eval "$c" || exit 1; done' - "${readme_cmds[@]}") \
+		>>"$d/build.log" 2>&1 ||
+	{ tail -40 "$d/build.log"; fail "the README's rpmbuild failed as $BUILDER"; exit 1; }
+tests_ran "$d/build.log" || { fail "the package's tests (%check) did not run, or did not pass"; exit 1; }
+rpm_file=$(ls "$b"/rpmbuild/RPMS/*/nfs-tuned-0.1.0-*.rpm 2>/dev/null | head -1)
+[ -f "$rpm_file" ] || { fail "no package in $b/rpmbuild/RPMS"; exit 1; }
 echo "built $(basename "$rpm_file")"
 
 step "rpmlint"
@@ -55,7 +70,7 @@ grep -q 'checks: ' "$d/lint" || { cat "$d/lint"; fail "rpmlint did not run"; }
 # --- the payload against meson install --destdir, with the spec's own %build ----------------
 step "payload against meson install --destdir"
 mkdir -p "$d/tree"
-tar -xzf "$HOME/rpmbuild/SOURCES/nfs-tuned-0.1.0.tar.gz" -C "$d/tree"
+tar -xzf "$b/rpmbuild/SOURCES/nfs-tuned-0.1.0.tar.gz" -C "$d/tree"
 rpmspec -P "$src/rpm/nfs-tuned.spec" >"$d/spec.expanded" 2>/dev/null
 # the expanded %build section (rpmspec -P drops its header): %set_build_flags' exports, then
 # `meson setup` with the spec's options, then `meson compile`
@@ -106,6 +121,11 @@ done
 # shipped 0755: %post makes it setuid when nfs-utils' mount.nfs is
 [ "$(rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$rpm_file" | grep ' /usr/sbin/mount.nfs-tuned$' | cut -c1-10)" = -rwxr-xr-x ] ||
 	fail "mount.nfs-tuned is not 0755 in the package"
+[ "$(id -u)" = 0 ] || {
+	[ "$fails" = 0 ] || exit 1
+	echo "skip: built as $BUILDER, linted, payload checked; rpm -i --root runs the scriptlets chrooted: root only"
+	exit 77
+}
 
 # --- a scratch root: a shell and the tools the scriptlets use, a stand-in nfs-utils ---------
 step "scratch root"

@@ -8,6 +8,7 @@ mi_nconnect() { grep " $1 " "$T/mountinfo" | grep -o 'nconnect=[0-9]*' | cut -d=
 claim_files() { ls "$T/run/clients/" 2>/dev/null | grep -v '\.lock$'; }
 tc_claim_joiner_runs_at_once() {
 	# B finds A's claim: it joins the client A is creating, warned, without waiting for A
+	needs_root_claims
 	two_at_once warn 4 8
 	value_is "exit statuses" "$RC" "0 0"
 	value_is "mount.nfs starts and ends" "$PATTERN" "start start end end " "the joiner did not wait"
@@ -22,6 +23,7 @@ tc_claim_joiner_runs_at_once() {
 tc_claim_joiner_first_at_the_kernel() {
 	# A claims but its mount.nfs reaches the kernel late: B's mount.nfs creates the client,
 	# with A's nconnect, under every policy that mounts B
+	needs_root_claims
 	for pol in warn follow; do
 		no_clients; rm -f "$T/stub/log" "$T/stub/argv"
 		two_at_once "$pol" 2 8 STUB_KERNEL_DELAY_MS=500
@@ -38,6 +40,7 @@ tc_claim_client_in_nfsfs_before_mountinfo() {
 	# A's client is in nfsfs (the stub's kernel lists it at once) 700 ms before A's mountinfo
 	# line: B, 0.2 s after A, finds a client only nfsfs shows; A's live claim says whose it is,
 	# so B joins it quietly (same nconnect), under refuse too, and without waiting for A
+	needs_root_claims
 	export STUB_SLEEP_MS=700 STUB_KERNEL=$T/clients
 	local key; key=$(printf 'net%s-10.99.0.1-2049-tcp-v4.1' "$(stat -L -c %i /proc/self/ns/net)")
 	mkdir -p "$T/mnt/a"
@@ -74,6 +77,7 @@ tc_claim_other_minor_in_nfsfs() {
 	# a v4.2 mount is being made (its live claim; its client in nfsfs as "v4", no mountinfo
 	# line yet) when a v4.1 mount of the same server starts: that line is the v4.2 client, so
 	# the v4.1 mount creates its own, quietly (at boot, fstab's mounts start at once)
+	needs_root_claims
 	export STUB_KERNEL=$T/clients
 	local ns key41 key42 holder
 	ns=$(stat -L -c %i /proc/self/ns/net)
@@ -106,6 +110,7 @@ tc_claim_refused_at_once() {
 }
 tc_claim_other_key_parallel() {
 	# NFSv3 and NFSv4.1 of one address are two clients: two claims, neither waits, no word
+	needs_root_claims
 	conf "nconnect_policy = refuse"
 	export STUB_SLEEP_MS=700 STUB_KERNEL=$T/clients
 	mkdir -p "$T/mnt/a"
@@ -123,6 +128,7 @@ tc_claim_other_key_parallel() {
 	out_lacks "warning"
 }
 tc_claim_stale_or_live() {
+	needs_root_claims
 	export STUB_KERNEL=$T/clients
 	mkdir -p "$T/run/clients"
 	key=$(printf 'net%s-10.99.0.1-2049-tcp-v3' "$(stat -L -c %i /proc/self/ns/net)")
@@ -148,7 +154,7 @@ tc_claim_stale_or_live() {
 	kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null
 }
 tc_claim_user_cannot_revive() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (a claim as user nobody locks it)"; exit 77; }
+	needs_root "the helper claims a new client's key for root's mounts only; a claim as user nobody locks it"
 	export STUB_KERNEL=$T/clients
 	chmod 755 "$T" "$T/run"
 	key=$(printf 'net%s-10.99.0.1-2049-tcp-v3' "$(stat -L -c %i /proc/self/ns/net)")
@@ -190,7 +196,7 @@ tc_claim_user_cannot_revive() {
 	wait "$h"
 }
 tc_run_dir_untrusted() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "the locks and records in the run directory are root's mounts' only; another user's directory (chown)"
 	newmount 0:60 "$V3NEW"
 	key=$(printf 'net%s-10.99.0.1-2049-tcp-v3' "$(stat -L -c %i /proc/self/ns/net)")
 	# a run directory others may write: no lock taken in it, the mount goes on

@@ -23,9 +23,13 @@ tc_config_precedence() {
 	run filer:/e "$DIR" -o vers=3
 	opts_has wsize=4096; opts_has timeo=300
 }
-tc_config_errors() {
+# a file of bad lines, each a problem of its own kind
+bad_config() {
 	conf '[global]' 'nconnect = 99' 'nconnect_policy = maybe' '[server]' 'hard' '[mountpoint "relative"]' \
 		 'rsize = 1' '[global]' 'rsize=8192' "$(head -c 5000 /dev/zero | tr '\0' a) = 1" 'a,b' 'read_ahead_kb = 15y'
+}
+tc_config_errors() {
+	bad_config
 	newmount 0:60 "$V3NEW"
 	run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 0; mount_nfs_ran; opts_has rsize=8192; opts_lacks nconnect=99; opts_lacks hard
@@ -36,12 +40,16 @@ tc_config_errors() {
 	out_has "$T/conf:10: line of 4096 bytes or more"
 	out_has "$T/conf:11: 'a,b' is not an option name"
 	out_has "$T/conf:12: read_ahead_kb=15y"
+}
+tc_check_config_errors() {
+	needs_root_check_config
+	bad_config
 	run --check-config; status_is 1; out_has "$T/conf:2:"
 	conf '[global]' 'hard'
 	run --check-config; status_is 0; grep -q "no problems" "$T/out" || fail "--check-config said: $STDOUT"
 }
 tc_config_permissions() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "the rule is root's: root's mount uses only files of root's, not writable by others (chown)"
 	conf '[global]' 'nconnect_policy = refuse'
 	fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
 	chmod 666 "$T/conf"
@@ -64,19 +72,36 @@ tc_config_permissions() {
 	run 10.99.0.1:/e "$DIR" -f -o vers=3,nconnect=8
 	status_is 0; out_has "following the existing client"
 }
-tc_config_not_regular() {
-	# a FIFO would block an open() without O_NONBLOCK: every mount would hang
-	rm -f "$T/conf"; mkfifo "$T/conf"
-	mkdir "$T/conf.d"; mkfifo "$T/conf.d/a.conf"; ln -s /dev/zero "$T/conf.d/b.conf"; mkdir "$T/conf.d/c.conf"
+# mount_not_regular FILE...: a mount with FILEs of the configuration that are not regular files:
+# it goes on, each not used and said, and nothing waits on them
+mount_not_regular() {
 	newmount 0:60 "$V3NEW"
 	rm -f "$T/stub/argv"
 	timeout 20 "$HELPER" 10.99.0.1:/e "$DIR" -o vers=3 > "$T/out" 2> "$T/err"; took $?
 	status_is 0; mount_nfs_ran
-	for f in conf conf.d/a.conf conf.d/b.conf conf.d/c.conf; do out_has "$T/$f: not used: not a regular file"; done
+	for f in "$@"; do out_has "$T/$f: not used: not a regular file"; done
 	out_lacks "Invalid argument"
+}
+tc_config_not_regular() {
+	# a FIFO would block an open() without O_NONBLOCK: every mount would hang
+	rm -f "$T/conf"; mkfifo "$T/conf"
+	mkdir "$T/conf.d"; mkfifo "$T/conf.d/a.conf"; mkdir "$T/conf.d/c.conf"
+	mount_not_regular conf conf.d/a.conf conf.d/c.conf
+}
+tc_config_device_not_regular() {
+	needs_root "a link from the drop-ins to /dev/zero: a user's run follows no link out of the user's own directories"
+	mkdir "$T/conf.d"; ln -s /dev/zero "$T/conf.d/b.conf"
+	mount_not_regular conf.d/b.conf
 }
 tc_empty_dropin_dir() {
 	# no drop-in at all: nothing to sort (qsort of no array is undefined behaviour)
+	mkdir "$T/conf.d"
+	conf '[global]' 'hard'
+	run 10.99.0.1:/e "$DIR" -f -o vers=3
+	status_is 0; out_lacks "runtime error"
+}
+tc_check_config_empty_dropin_dir() {
+	needs_root_check_config
 	mkdir "$T/conf.d"
 	conf '[global]' 'hard'
 	run --check-config
@@ -94,7 +119,7 @@ tc_config_stray_header() {
 	out_has "is neither an option nor a section header"
 }
 tc_setuid_user_sees_no_root_only_config() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "$SETUID_NEEDS"
 	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
 	mkdir -p "$T/suid" "$T/etc/nfs-tuned.conf.d" "$T/vendor"
 	printf '[global]\nmount_nfs = /opt/hidden/mount.nfs\nread_ahead_kb = 4321\n[server "10.99.0.1"]\nsec = krb5p\nclientaddr = 10.77.7.7\nnconnect = 7\nSECRETWORD here\n' > "$T/etc/nfs-tuned.conf"
@@ -233,7 +258,7 @@ tc_setuid_check_config_hides_unlisted() {
 	status_is 0; out_lacks OTHERSECRET; out_lacks DROPSECRET; out_lacks secretname
 }
 tc_config_dropin_link_through_users_dir() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "a directory of another user's (chown), and the rule root's mount follows"
 	# a drop-in linked into a directory a user owns: that user can point it at any file of
 	# root's (here a shadow-format one) and the parse problems would quote its lines
 	printf 'root:$6$HASHSECRET:19000:0:99999:7:::\n' > "$T/shadow"; chmod 600 "$T/shadow"
@@ -254,6 +279,10 @@ tc_config_problems_capped() {
 	status_is 0; value_is "warnings" "$(grep -c 'warning:' "$T/err")" 51
 	out_has "$T/conf:50: 'bad line 50'"; out_lacks "$T/conf:51:"
 	out_has "warning: 350 more configuration problems not shown; fix them: mount.nfs-tuned --check-config"
+}
+tc_check_config_problems_capped() {
+	needs_root_check_config
+	for i in $(seq 1 400); do echo "bad line $i"; done > "$T/conf"
 	run --check-config
 	status_is 1; value_is "lines" "$(wc -l < "$T/err")" 51; out_has "350 more problems not shown (the first 50 are)"
 }
@@ -276,36 +305,43 @@ tc_setuid_fstab_through_users_dir() {
 	as_nobody_setuid 10.99.0.1:/e /mnt -f -v -o vers=3,read_ahead_kb=4321
 	status_is 1; out_has "permission denied: no match for /mnt found in /etc/fstab"; out_lacks "endpoint"
 }
-tc_layered_config() {
+# the vendor's files, one broken, and /etc's
+layers() {
 	vendor 10-image.conf '[global]' 'nconnect = 4' 'hard' 'timeo = 300'
 	vendor 20-site.conf '[global]' 'actimeo = 30' 'retrans = 5'
 	# a broken vendor file: its bad line is reported with file:line, the rest applies
 	vendor 30-broken.conf '[global]' 'nconnect_policy = sometimes' 'rsize = 65536'
 	conf '[global]' 'nconnect = 8'
+}
+# a file of the same name in /etc masks the vendor's (an empty one, or a link to /dev/null)
+masks() { mkdir "$T/conf.d"; : > "$T/conf.d/20-site.conf"; ln -s /dev/null "$T/conf.d/30-broken.conf"; }
+tc_layered_config() {
+	layers
 	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
 	status_is 0
 	# per key: /etc's nconnect wins, the vendor's other keys stay
 	out_has "exec: $STUB 10.99.0.1:/e $DIR -v -o hard,timeo=300,actimeo=30,retrans=5,rsize=65536,nconnect=8,vers=3"
 	out_has "config: nconnect=8 from $T/conf:2"; out_has "config: hard from $T/vendor/10-image.conf:3"
 	out_has "$T/vendor/30-broken.conf:2: nconnect_policy=sometimes"
-	# a file of the same name in /etc masks the vendor's (an empty one, or a link to /dev/null)
-	mkdir "$T/conf.d"; : > "$T/conf.d/20-site.conf"; ln -s /dev/null "$T/conf.d/30-broken.conf"
+	masks
 	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
 	status_is 0; opts_lacks actimeo=30; opts_lacks rsize=65536; out_lacks "30-broken.conf:2"
-	run --check-config -v
-	status_is 0
-	grep -qF "file: $T/vendor/20-site.conf: masked by $T/conf.d/20-site.conf" "$T/out" || fail "no masking shown: $(cat "$T/out")"
-	grep -qF "    timeo = 300  ($T/vendor/10-image.conf:4)" "$T/out" || fail "no origin shown: $(cat "$T/out")"
 	# /etc's drop-ins come after /etc/nfs-tuned.conf, the vendor's before it
 	printf '[global]\nnconnect = 2\n' > "$T/conf.d/90-last.conf"
 	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
 	out_has "config: nconnect=2 from $T/conf.d/90-last.conf:2"
 }
-tc_profiles_shipped() {
-	# every shipped profile file parses without a problem
-	mkdir -p "$T/vendor"; cp "$FIXTURES"/../../profiles/*.conf "$T/vendor/"
-	run --check-config
+tc_check_config_layers() {
+	needs_root_check_config
+	layers; masks
+	run --check-config -v
 	status_is 0
+	grep -qF "file: $T/vendor/20-site.conf: masked by $T/conf.d/20-site.conf" "$T/out" || fail "no masking shown: $(cat "$T/out")"
+	grep -qF "    timeo = 300  ($T/vendor/10-image.conf:4)" "$T/out" || fail "no origin shown: $(cat "$T/out")"
+}
+shipped_profiles() { mkdir -p "$T/vendor"; cp "$FIXTURES"/../../profiles/*.conf "$T/vendor/"; }
+tc_profiles_shipped() {
+	shipped_profiles
 	# a service name gets its profile with nothing in /etc
 	run acct1.file.core.windows.net:/acct1/share "$DIR" -f -v -o sec=sys
 	status_is 0
@@ -325,6 +361,13 @@ tc_profiles_shipped() {
 	# the profile's krb5 rule: refuse
 	run 10.99.0.1:/vol1 "$DIR" -f -o vers=3,sec=krb5p
 	status_is 32; out_has "refusing to mount: sec=krb5p"
+}
+tc_check_config_profiles() {
+	needs_root_check_config
+	# every shipped profile file parses without a problem
+	shipped_profiles
+	run --check-config
+	status_is 0
 	# a profile nobody defined is a configuration error, with its line
 	conf '[server "10.99.0.1"]' 'profile = azure-netap-files'
 	run --check-config

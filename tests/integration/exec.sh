@@ -73,6 +73,7 @@ tc_no_fd_leak() {
 }
 tc_record_after_mount() {
 	# what was asked and where it came from; once mounted, the superblock (nfs-tuned status)
+	needs_root_records
 	conf '[server "10.99.0.1"]' 'nconnect = 4'
 	newmount 0:60 "${V3NEW/hard,/hard,nconnect=4,}"
 	run 10.99.0.1:/export/b "$DIR" -o vers=3
@@ -85,6 +86,7 @@ tc_record_after_mount() {
 tc_record_once_dev_added() {
 	# one record, there while mount.nfs runs (udev's rule reads it in the new bdi's event);
 	# once verified, its superblock line is added to that file: nothing else of it rewritten
+	needs_root_records
 	newmount 0:60 "$V3NEW"
 	local rec pid before ino theirs
 	# record_appears: waits (at most 3 s) for the helper's record (not the atomic writer's temporary file)

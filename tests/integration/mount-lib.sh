@@ -103,8 +103,9 @@ plain_first() {
 # root, the same way; sets RC, OUT
 # setuid_tree [DIR...]: a case of the setuid copy needs root and mount namespaces (else it
 # skips, 77); makes $T/suid, the /etc and vendor directories as_nobody_setuid binds, and DIRs
+SETUID_NEEDS="the helper installed setuid root, /etc bound over in a mount namespace of its own"
 setuid_tree() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "$SETUID_NEEDS"
 	unshare --mount true 2>/dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
 	mkdir -p "$T/suid" "$T/etc" "$T/vendor" "$@"; chmod 755 "$T" "$T/etc" "$T/vendor"
 }
@@ -126,3 +127,31 @@ as_nobody_setuid() {
 	OUT="$(cat "$T/out")$OUT"
 }
 vendor() { mkdir -p "$T/vendor"; printf '%s\n' "${@:2}" > "$T/vendor/$1"; }
+
+# What only root's run of the helper does, or only root may set up: a case of it skips (77) as
+# another user (needs_root, tests/lib/harness.sh), before it checks anything; what such a
+# user's run can check is a case of its own.
+# --check-config checks owners as root's mount would, whoever runs it: a scratch tree of
+# another user's is never used (the trust rule, README "Configuration")
+needs_root_check_config() { needs_root "--check-config reads the configuration as root's mount does: only a tree of root's is used"; }
+# a claim (and the lock of a client's key) is taken for root's mounts only: a user's run leaves
+# nothing in the run directory
+needs_root_claims() { needs_root "the helper claims a new client's key for root's mounts only"; }
+# a mount record, read by the udev mode and nfs-tuned status, is left by root's mounts only
+needs_root_records() { needs_root "the helper leaves a mount record for root's mounts only"; }
+# the udev mode is udev's, run as root: the helper refuses every other caller
+needs_root_udev() { needs_root "--udev-bdi is udev's, run as root: any other caller is refused"; }
+
+# helper_link NAME: $T/bin/NAME, a link to the helper that the helper follows to itself. Root
+# follows a link along root's directories to anywhere; a user's run follows none out of that
+# user's own directories (sys/chase.c: an absolute link, or one up into root's /tmp, is a step
+# into root's), so there the link is to a copy of the helper beside it, and HELPER that copy
+helper_link() {
+	if [ "$(id -u)" = 0 ]; then
+		ln -s "$HELPER" "$T/bin/$1"
+		return
+	fi
+	[ -f "$T/bin/mount.nfs-tuned" ] || cp "$HELPER" "$T/bin/mount.nfs-tuned"
+	HELPER=$T/bin/mount.nfs-tuned
+	ln -s mount.nfs-tuned "$T/bin/$1"
+}

@@ -8,10 +8,11 @@ tc_self_exec_refused() {
 	export NFS_TUNED_MOUNT_NFS=$HELPER
 	run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 2; out_has "refusing to run $HELPER: it is this helper itself"
-	ln -s "$HELPER" "$T/bin/mount.nfs"
+	helper_link mount.nfs
 	export NFS_TUNED_MOUNT_NFS=$T/bin/mount.nfs
 	run 10.99.0.1:/e "$DIR" -o vers=3
-	status_is 2; out_has "mount_nfs in [global]"
+	status_is 2; out_has "refusing to run $T/bin/mount.nfs: it is this helper itself"
+	out_has "mount_nfs in [global]"
 	# and via the config's mount_nfs
 	export NFS_TUNED_MOUNT_NFS=$STUB
 	conf "mount_nfs = $HELPER"
@@ -65,16 +66,25 @@ tc_invocation_names() {
 	ln -s "$HELPER" "$T/bin/mount.nfs4"; ln -s "$HELPER" "$T/bin/mount.nfs"
 	HELPER=$T/bin/mount.nfs4 run 10.99.0.1:/e "$DIR" -o rsize=65536
 	status_is 0; argv_is 1 mount.nfs4
-	HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -t nfs4 -N "$$" -s -n -r -o rsize=65536
+	HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -t nfs4 -s -n -r -o rsize=65536
 	status_is 0; argv_is 1 mount.nfs4
-	argv_all | grep -qE -- ' -t | -N |nfs4 (.* )?nfs4' && fail "-t or -N forwarded: $(argv_all)"
+	argv_all | grep -qE -- ' -t |nfs4 (.* )?nfs4' && fail "-t forwarded: $(argv_all)"
 	argv_is 4 -s; argv_is 5 -n; argv_is 6 -r
 	HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -o rsize=65536
 	argv_is 1 mount.nfs
 }
+tc_namespace_option_not_forwarded() {
+	needs_root "-N enters a mount namespace: setns(2) needs CAP_SYS_ADMIN"
+	ln -s "$HELPER" "$T/bin/mount.nfs"
+	HELPER=$T/bin/mount.nfs run 10.99.0.1:/e "$DIR" -t nfs4 -N "$$" -s -n -r -o rsize=65536
+	status_is 0; argv_is 1 mount.nfs4
+	argv_all | grep -qE -- ' -t | -N |nfs4 (.* )?nfs4' && fail "-t or -N forwarded: $(argv_all)"
+	argv_is 4 -s; argv_is 5 -n; argv_is 6 -r
+}
 tc_namespace_with_own_proc() {
 	# -N into a mount namespace whose /proc belongs to another PID namespace (a container):
 	# /proc/self does not resolve there, so every read goes through the caller's root
+	needs_root "-N enters a mount namespace: setns(2) needs CAP_SYS_ADMIN"
 	unshare -m -p -f --mount-proc --kill-child sleep 30 >/dev/null 2>&1 & ns=$!
 	sleep 0.5
 	kill -0 "$ns" 2>/dev/null && [ "$(readlink /proc/$ns/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] ||
@@ -134,7 +144,7 @@ tc_mount_nfs_list_passes_over_helper() {
 	# the RPM's list while nfs-tuned-front has put the helper in place of mount.nfs: that name
 	# is passed over for the binary kept aside; after an nfs-utils update whose trigger failed
 	# mount.nfs is the new real binary again, and it is the one run, not the one aside
-	ln -s "$HELPER" "$T/bin/mount.nfs"; cp "$STUB" "$T/bin/mount.nfs.nfs-utils"
+	helper_link mount.nfs; cp "$STUB" "$T/bin/mount.nfs.nfs-utils"
 	export NFS_TUNED_MOUNT_NFS=$T/bin/mount.nfs:$T/bin/mount.nfs.nfs-utils
 	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
 	status_is 0; out_has "exec: $T/bin/mount.nfs.nfs-utils 10.99.0.1:/e"
@@ -142,12 +152,14 @@ tc_mount_nfs_list_passes_over_helper() {
 	run 10.99.0.1:/e "$DIR" -f -v -o vers=3
 	status_is 0; out_has "exec: $T/bin/mount.nfs 10.99.0.1:/e"
 	# the helper alone in the list: still a divert loop
-	rm "$T/bin/mount.nfs.nfs-utils" "$T/bin/mount.nfs"; ln -s "$HELPER" "$T/bin/mount.nfs"
+	rm "$T/bin/mount.nfs.nfs-utils" "$T/bin/mount.nfs"; helper_link mount.nfs
 	run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 2; out_has "refusing to run $T/bin/mount.nfs: it is this helper itself"
 }
+# the program root runs (a user's run runs the user's own, as that user)
+MOUNT_NFS_ROOTS="root runs only a mount.nfs of root's, along root's directories (chown)"
 tc_mount_nfs_not_roots() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "$MOUNT_NFS_ROOTS"
 	# root runs the program mount_nfs names: one another user owns, or any user may write, is
 	# theirs to replace with anything, in a directory of root's or not
 	cp "$STUB" "$T/bin/mount.nfs"; export NFS_TUNED_MOUNT_NFS=$T/bin/mount.nfs
@@ -165,7 +177,7 @@ tc_mount_nfs_not_roots() {
 	status_is 0; mount_nfs_ran
 }
 tc_mount_nfs_through_users_dir() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	needs_root "$MOUNT_NFS_ROOTS"
 	# root runs the program mount_nfs names: not from a directory another user could fill
 	mkdir "$T/u"; cp "$STUB" "$T/u/mount.nfs"; chown 65534:65534 "$T/u"
 	export NFS_TUNED_MOUNT_NFS=$T/u/mount.nfs

@@ -38,6 +38,9 @@ tc_bad_values_named() {
 	run 10.99.0.1:/e "$DIR" -o v4.99
 	status_is 32; out_has "refusing to mount: v4.99 (from the command line) is not valid: it must be v3, v4, v4.0, v4.1 or v4.2"
 	out_lacks "must be see"; out_lacks "v4.99="
+}
+tc_check_config_bad_values_named() {
+	needs_root_check_config
 	conf '[global]' 'v4.99' '[server "10.0.0.0/33"]'
 	run --check-config
 	status_is 1; out_has "$T/conf:2: v4.99: v4.99 must be v3, v4, v4.0, v4.1 or v4.2, skipped"

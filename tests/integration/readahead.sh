@@ -76,8 +76,9 @@ tc_read_ahead_udev_library_missing() {
 	local lib
 	lib=$(ldconfig -p | awk '$1 == "libudev.so.1" && /x86-64|64bit/ { print $NF; exit }')
 	[ -n "$lib" ] || lib=$(ldconfig -p | awk '$1 == "libudev.so.1" { print $NF; exit }')
-	[ "$(id -u)" = 0 ] && [ -n "$lib" ] && unshare --mount true 2>/dev/null ||
-		{ echo "SKIP: needs root, a mount namespace and libudev.so.1"; exit 77; }
+	needs_root "libudev.so.1 hidden under a bind mount, in a mount namespace of its own"
+	[ -n "$lib" ] && unshare --mount true 2>/dev/null ||
+		{ echo "SKIP: needs a mount namespace and libudev.so.1"; exit 77; }
 	mkdir -p "$T/rules"; : > "$T/udev-control"
 	export NFS_TUNED_UDEV_CONTROL=$T/udev-control NFS_TUNED_UDEV_RULES=$T/rules NFS_TUNED_UDEV_NS=/proc/self/ns
 	conf 'read_ahead_kb = 2048'

@@ -287,10 +287,10 @@ st_prometheus_file() {
 	out_has 'nfs_tuned_status_success 0'; out_lacks 'nfs_tuned_mount_info{'
 }
 st_prometheus_planted_link() {
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 	# Debian's /var/lib/prometheus is user prometheus's: its textfile directory under it is
 	# written (a user's directory under root's), but a link that user plants in its place,
 	# leading into root's, is not followed: root's file would land where it points
+	needs_root "another user's directory under root's (chown)"
 	mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
 	mkdir -p "$T/prom/node-exporter" "$T/victim"; chown -R 65534:65534 "$T/prom"
 	run --prometheus "$T/prom/node-exporter/nfs-tuned.prom"
@@ -403,12 +403,15 @@ st_input_record_unreadable() {
 	as_nobody; unreadable "$T/run/mounts/mnt-b"
 	run
 	no_all_clear "cannot read the record of /mnt/b: Permission denied; its REQ comes from fstab only"
+}
+st_input_records_dir_not_roots() {
 	# the records' directory not root's: not used, and said
-	if [ "$(id -u)" = 0 ]; then
-		chmod 644 "$T/run/mounts/mnt-b"; chown daemon "$T/run/mounts"
-		run
-		no_all_clear "cannot use the records in $T/run/mounts: not root's, or writable by group or others"
-	fi
+	needs_root "the records' directory given to another user (chown)"
+	inherited_host
+	record mnt-b spec=10.99.0.1:/export/b target=/mnt/b nconnect_requested=8 nconnect_from=cmdline dev=0:54
+	as_nobody; chown daemon "$T/run/mounts"
+	run
+	no_all_clear "cannot use the records in $T/run/mounts: not root's, or writable by group or others"
 }
 st_input_nfsmount_conf_unreadable() {
 	printf '%s\n' '[ Server "filer" ]' 'nconnect=8' > "$T/nfsmount.conf"
@@ -634,15 +637,18 @@ st_write_errors() {
 	status_is 2; err_has "No space left on device"
 	"$BIN" status --prometheus - > /dev/full 2> "$T/err"; RC=$?; ERR=$(cat "$T/err")
 	status_is 2; err_has "cannot write to standard output: No space left on device"
-	# a full file system under the textfile: its real errno (root: a tmpfs of 4 KiB in a mount
+}
+st_write_errors_full_file_system() {
+	# a full file system under the textfile: its real errno (a tmpfs of 4 KiB in a mount
 	# namespace of its own, so nothing stays mounted)
-	if [ "$(id -u)" = 0 ] && unshare -m true 2> /dev/null; then
-		mkdir "$T/full"
-		unshare -m sh -c 'mount -t tmpfs -o size=4k none "$1" && "$2" status --prometheus "$1/x.prom"' \
-			sh "$T/full" "$BIN" > /dev/null 2> "$T/err"; RC=$?; ERR=$(cat "$T/err")
-		status_is 2; err_has "cannot write $T/full/x.prom: No space left on device"
-		err_lacks "Input/output error"
-	fi
+	needs_root "a tmpfs mounted in a mount namespace of its own"
+	unshare -m true 2> /dev/null || { echo "SKIP: cannot create a mount namespace here"; exit 77; }
+	inherited_host
+	mkdir "$T/full"
+	unshare -m sh -c 'mount -t tmpfs -o size=4k none "$1" && "$2" status --prometheus "$1/x.prom"' \
+		sh "$T/full" "$BIN" > /dev/null 2> "$T/err"; RC=$?; ERR=$(cat "$T/err")
+	status_is 2; err_has "cannot write $T/full/x.prom: No space left on device"
+	err_lacks "Input/output error"
 }
 
 # ---- per-connection figures ----

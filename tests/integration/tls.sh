@@ -77,11 +77,18 @@ tc_tls_nfsv3_separate() {
 	run 10.99.0.1:/b "$DIR" -v -o vers=3,xprtsec=tls
 	status_is 0; mount_nfs_ran; out_lacks "warning"; out_lacks "error"
 	out_has "(other port, protocol or TLS policy: separate)"
-	out_has "claim: net"; out_has "-10.99.0.1-2049-tcp-v3-tls: this mount creates the client"
 	grep " $DIR " "$T/mountinfo" | grep -q "xprtsec=tls" || fail "no xprtsec=tls: $(cat "$T/mountinfo")"
+}
+tc_tls_nfsv3_claim_key() {
+	# NFSv3 keeps TLS policies apart: the TLS mount's claim is a key of its own
+	needs_root_claims
+	plain_first 3
+	run 10.99.0.1:/b "$DIR" -v -o vers=3,xprtsec=tls
+	status_is 0; out_has "claim: net"; out_has "-10.99.0.1-2049-tcp-v3-tls: this mount creates the client"
 }
 tc_tls_claim_one_key() {
 	# NFSv4 folds TLS policies: a plain mount's live claim is the TLS mount's key too
+	needs_root_claims
 	export STUB_KERNEL=$T/clients
 	mkdir -p "$T/run/clients"
 	key=$(printf 'net%s-10.99.0.1-2049-tcp-v4.1' "$(stat -L -c %i /proc/self/ns/net)")
@@ -96,6 +103,7 @@ tc_tls_claim_one_key() {
 }
 tc_udev_bdi_tls() {
 	# a bg TLS mount that lands later on a plain client: the udev mode says so (its record)
+	needs_root_udev
 	run 10.99.0.1:/e "$DIR" -o vers=4.1,xprtsec=tls,bg
 	status_is 0
 	grep -q "^xprtsec=tls$" "$T/run/mounts/"* || fail "record: $(cat "$T/run/mounts/"*)"

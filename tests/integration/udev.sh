@@ -6,6 +6,7 @@
 
 tc_udev_bdi_line_present() {
 	# udev's bdi add event for an NFS superblock whose mountinfo line is there
+	needs_root_udev
 	echo "60 21 0:60 / /data rw,relatime - nfs filer:/export/b rw,$V3NEW" > "$T/mountinfo"
 	echo "61 21 0:61 / /mnt/x rw,relatime - nfs 10.99.0.7:/x rw,${V3NEW//10.99.0.1/10.99.0.7}" >> "$T/mountinfo"
 	echo "62 21 0:62 / /mnt/y rw,relatime - nfs4 [fd99::1]:/ rw,vers=4.1,rsize=65536,wsize=65536,proto=tcp6,addr=fd99::1" >> "$T/mountinfo"
@@ -37,6 +38,7 @@ tc_udev_bdi_line_present() {
 }
 tc_udev_bdi_line_late() {
 	# the event comes before mount(2) returns: nfsfs lists the volume, the line follows
+	needs_root_udev
 	printf 'NV SERVER   PORT DEV          FSID                              FSC\nv3 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
 	conf '[server "10.99.0.1"]' 'read_ahead_kb = 2048'
 	( sleep 0.3; echo "60 21 0:60 / /mnt/late rw,relatime - nfs 10.99.0.1:/e rw,$V3NEW" >> "$T/mountinfo" ) &
@@ -49,6 +51,7 @@ tc_udev_bdi_line_late() {
 }
 tc_udev_bdi_line_absent() {
 	# another mount namespace made it: only nfsfs volumes lists it; the wait is bounded
+	needs_root_udev
 	printf 'NV SERVER   PORT DEV          FSID                              FSC\nv4 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
 	mkdir -p "$T/sys/class/bdi/0:60"; echo 128 > "$T/sys/class/bdi/0:60/read_ahead_kb"
 	conf '[global]' 'read_ahead_kb = 1024' '[server "10.99.0.0/24"]' 'read_ahead_kb = 15360'
@@ -81,6 +84,7 @@ tc_udev_bdi_line_absent() {
 tc_udev_bdi_wait_costs_nothing() {
 	# the real /proc/self/mountinfo wakes a poller only when a mount is made or gone in this
 	# namespace: the 1 s wait for a line that never comes reads the table once, not every 20 ms
+	needs_root_udev
 	printf 'NV SERVER   PORT DEV          FSID                              FSC\nv4 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
 	conf '[global]' 'read_ahead_kb = 1024'
 	NFS_TUNED_MOUNTINFO=/proc/self/mountinfo run --udev-bdi 0:60 -v
@@ -92,6 +96,7 @@ tc_udev_bdi_flood_bound() {
 	# a device nfsfs does not list is no NFS superblock of this network namespace: the mount
 	# table is not even opened (2,000 FUSE mounts made at once are 2,000 events, each of which
 	# read every line of it); here the table is a FIFO that would block the reader
+	needs_root_udev
 	printf 'NV SERVER   PORT DEV          FSID                              FSC\nv3 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
 	rm "$T/mountinfo"; mkfifo "$T/mountinfo"
 	conf '[global]' 'read_ahead_kb = 15360'
@@ -121,6 +126,7 @@ found_elsewhere_at_once() { # found_elsewhere_at_once WHY-IF-SLOW
 tc_udev_bdi_other_namespace_no_wait() {
 	# the kernel already shows the superblock in another mount namespace's table (a
 	# container's): its line will never come here, so no wait; the volume's address decides
+	needs_root_udev
 	container_volume
 	mkdir -p "$T/proc/4242/ns"; echo other > "$T/proc/4242/ns/mnt"; : > "$T/proc/4242/mountinfo"
 	found_elsewhere_at_once "waited for a line that cannot come"
@@ -129,6 +135,7 @@ tc_udev_bdi_user_namespaces_not_counted() {
 	# any user can make mount namespaces by the thousand (in user namespaces of their own);
 	# they cannot hold an NFS superblock and must not push a container's out of the 64 looked
 	# at, or every bdi event waits for a line that cannot come
+	needs_root_udev
 	container_volume
 	mkdir -p "$T/proc/1/ns"; echo init > "$T/proc/1/ns/user"
 	local i
@@ -141,6 +148,7 @@ tc_udev_bdi_user_namespaces_not_counted() {
 	found_elsewhere_at_once "2000 users' namespaces hid the container's"
 }
 tc_udev_bdi_not_nfs() {
+	needs_root_udev
 	echo "70 21 0:70 / /mnt/fuse rw,relatime - fuse.sshfs u@h:/ rw,user_id=0,group_id=0" > "$T/mountinfo"
 	echo "71 21 0:71 / /mnt/lu rw,relatime - lustre 10.99.0.1@tcp:/fs rw,addr=10.99.0.1" >> "$T/mountinfo"
 	conf '[global]' 'read_ahead_kb = 15360'
@@ -159,6 +167,7 @@ tc_udev_bdi_not_nfs() {
 }
 tc_udev_bdi_record() {
 	# the mount path leaves its plan; the command line's read_ahead_kb reaches the udev mode
+	needs_root_udev
 	conf '[global]' 'read_ahead_kb = 1024'
 	run 10.99.0.1:/e "$DIR" -o vers=3,nconnect=8,bg,read_ahead_kb=15x
 	status_is 0; out_quiet
@@ -183,6 +192,21 @@ tc_udev_bdi_record() {
 	status_is 0; out_quiet; mount_nfs_ran
 	run 10.99.0.1:/e "$DIR" -v -o vers=3,bg
 	status_is 0; out_has "cannot leave the plan in $T/run/mounts"
+}
+tc_udev_bdi_refused_to_users() {
+	# the helper not setuid, run by a user other than root (root's run: as nobody): no udev
+	# mode, nothing read, nothing printed for udev
+	local runas=() uid
+	uid=$(id -u)
+	if [ "$uid" = 0 ]; then
+		chmod -R a+rX "$T"
+		runas=(setpriv --reuid=65534 --regid=65534 --clear-groups --) uid=65534
+	fi
+	echo "60 21 0:60 / /data rw,relatime - nfs filer:/export/b rw,$V3NEW" > "$T/mountinfo"
+	conf '[global]' 'read_ahead_kb = 1024'
+	"${runas[@]}" "$HELPER" --udev-bdi 0:60 -v > "$T/out" 2> "$T/err"; took $?
+	status_is 1; out_has "--udev-bdi is for udev (run as root), not uid $uid"
+	value_is "printed for udev" "$(cat "$T/out")" ""
 }
 tc_udev_bdi_root_only() {
 	# through the setuid binary any user could put lines in syslog as root's

@@ -15,6 +15,9 @@
 #                     file root may trust); logs it where the harness has a log function
 #   on_fail WHY...    what fail (assert.sh) prints: the case, the exit status, OUT (named by
 #                     OUT_IS: "stderr" or "stdout") and ERR when the harness sets it
+#   needs_root WHY... a case that needs root: run by another user (a distribution's package
+#                     build) it skips (77) and says why, before it checks anything; a case
+#                     never leaves out part of its checks for another user instead
 
 CONF=
 OUT_IS=output
@@ -23,6 +26,10 @@ conf() {
 	printf '%s\n' "$@" >"$CONF"
 	chmod 644 "$CONF"
 	! declare -F log >/dev/null || log "  config: $(tr '\n' ';' <"$CONF")"
+}
+
+needs_root() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root: $*"; exit 77; }
 }
 
 on_fail() {

@@ -3,8 +3,9 @@
 
 /*
  * A scratch tree of directories, files and links with chosen modes and owners, for the tests
- * of sys/ (path chasing, trust checks, the atomic writer).  Owners need root; the suite runs
- * as root in CI, and a test that needs an owner returns early otherwise.
+ * of sys/ (path chasing, trust checks, the atomic writer).  Giving a file to another user
+ * (chown) needs root: a test whose tree is the caller's own (ME) runs as any user, one with
+ * root's and nobody's files runs as root only (SCRATCH_MAIN).
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +15,8 @@
 #include "unit.h"
 
 #define NOBODY 65534
+/* the caller: root when root runs the suite, the builder of a package otherwise */
+#define ME geteuid()
 
 static char scratch_base[PATH_MAX];
 
@@ -25,11 +28,21 @@ static inline const char *scratch_path(char buf[static 2 * PATH_MAX], const char
         return buf;
 }
 
+/* the group that goes with an owner: the caller's own group for the caller's files (a builder's
+ * uid and gid need not be the same number) */
+static inline gid_t scratch_gid(uid_t uid)
+{
+        return uid == geteuid() ? getegid() : (gid_t)uid;
+}
+
+/* Under TMPDIR: a package build's (tests/lib/builder.sh) is removed with it, and with it the
+ * tree a failed test leaves (Check runs no teardown after a failure). */
 static inline void scratch_new(void)
 {
-        char tmpl[] = "/tmp/nfs-tuned-unit.XXXXXX";
-        ck_assert(mkdtemp(tmpl));
-        snprintf(scratch_base, sizeof(scratch_base), "%s", tmpl);
+        const char *tmp = getenv("TMPDIR");
+        snprintf(scratch_base, sizeof(scratch_base), "%s/nfs-tuned-unit.XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        ck_assert(mkdtemp(scratch_base));
         ck_assert(chmod(scratch_base, 0755) == 0);
 }
 
@@ -45,7 +58,7 @@ static inline void scratch_mkdir(const char *rel, mode_t mode, uid_t uid)
         char p[2 * PATH_MAX];
         scratch_path(p, rel);
         ck_assert_msg(mkdir(p, mode) == 0 && chmod(p, mode) == 0, "mkdir %s", p);
-        ck_assert(chown(p, uid, uid) == 0);
+        ck_assert(chown(p, uid, scratch_gid(uid)) == 0);
 }
 
 static inline void scratch_file(const char *rel, const char *text, mode_t mode, uid_t uid)
@@ -55,7 +68,7 @@ static inline void scratch_file(const char *rel, const char *text, mode_t mode, 
         int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, mode);
         ck_assert_msg(fd >= 0, "create %s", p);
         ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-        ck_assert(fchown(fd, uid, uid) == 0 && fchmod(fd, mode) == 0);
+        ck_assert(fchown(fd, uid, scratch_gid(uid)) == 0 && fchmod(fd, mode) == 0);
         close(fd);
 }
 
@@ -68,7 +81,7 @@ static inline void scratch_link(const char *rel, const char *target, uid_t uid)
                 scratch_path(t, target);
         else
                 snprintf(t, sizeof(t), "%s", target);
-        ck_assert(symlink(t, p) == 0 && lchown(p, uid, uid) == 0);
+        ck_assert(symlink(t, p) == 0 && lchown(p, uid, scratch_gid(uid)) == 0);
 }
 
 /* The names in directory rel, sorted, ' '-separated ("" when empty); free it. */
@@ -89,5 +102,33 @@ static inline char *scratch_list(const char *rel)
         return out;
 }
 
-/* A suite of one test case whose tests each get a fresh scratch tree, removed after. */
-#define SCRATCH_MAIN(name, ...) UNIT_TESTS_MAIN(name, scratch_new, scratch_remove, __VA_ARGS__)
+#define SCRATCH_UNPAREN(...) __VA_ARGS__
+
+/*
+ * main() of a test file whose tests each get a fresh scratch tree, removed after: without an
+ * argument the tests of `user` (a parenthesized list), whose trees are the caller's own; with
+ * "root" those of `root`, which give files to root and to nobody: another user's run of those
+ * skips (77) and says why.  meson registers each half as a test (tests/unit/meson.build), so
+ * that a build as an ordinary user counts what it could not check.
+ */
+#define SCRATCH_MAIN(name, user, root)                                                         \
+        int main(int argc, char **argv)                                                        \
+        {                                                                                      \
+                const TTest *const u[] = { SCRATCH_UNPAREN user };                             \
+                const TTest *const r[] = { SCRATCH_UNPAREN root };                             \
+                bool as_root = argc > 1 && strcmp(argv[1], "root") == 0;                       \
+                if (as_root && geteuid() != 0) {                                               \
+                        printf("SKIP: needs root: the tests of %s give files to root and to "  \
+                               "nobody (chown)\n",                                             \
+                               name);                                                          \
+                        return 77;                                                             \
+                }                                                                              \
+                SRunner *sr = srunner_create(                                                  \
+                        as_root ? unit_suite(name "-root", scratch_new, scratch_remove, r,     \
+                                             ELEMS(r))                                         \
+                                : unit_suite(name, scratch_new, scratch_remove, u, ELEMS(u))); \
+                srunner_run_all(sr, CK_ENV);                                                   \
+                int failed = srunner_ntests_failed(sr);                                        \
+                srunner_free(sr);                                                              \
+                return failed ? EXIT_FAILURE : EXIT_SUCCESS;                                   \
+        }

@@ -23,7 +23,7 @@ static void file(const char *rel, uid_t uid)
 #define link_ scratch_link
 #define base scratch_base
 
-/* the tree every test starts from */
+/* the tree of the rows: root's and nobody's (root only) */
 static void tree(void)
 {
         mk("etc", 0755, 0);
@@ -78,8 +78,6 @@ static void check(const struct row *t)
 
 START_TEST(test_rows)
 {
-        if (geteuid() != 0)
-                return; /* chown needs root; CI runs the suite as root */
         tree();
         link_("etc/conf.d/root-link.conf", "@/etc/shadow", 0);
         link_("etc/conf.d/rel.conf", "../shadow", 0);
@@ -136,13 +134,13 @@ START_TEST(test_rows)
 }
 END_TEST
 
+/* a tree of the caller's own: any user's run */
 START_TEST(test_dotdot_stays_under_root)
 {
         char p[2 * PATH_MAX];
 
-        if (geteuid() != 0)
-                return;
-        tree();
+        mk("etc", 0755, ME);
+        file("etc/shadow", ME);
         snprintf(p, sizeof(p), "%s/etc", base);
         int root = open(p, O_PATH | O_DIRECTORY);
         ck_assert(root >= 0);
@@ -154,4 +152,4 @@ START_TEST(test_dotdot_stays_under_root)
 }
 END_TEST
 
-SCRATCH_MAIN("chase", test_rows, test_dotdot_stays_under_root)
+SCRATCH_MAIN("chase", (test_dotdot_stays_under_root), (test_rows))

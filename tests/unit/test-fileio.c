@@ -38,7 +38,7 @@ START_TEST(test_write_replaces_whole)
         struct stat st;
         _cleanup_free_ char *a = NULL, *b = NULL, *names = NULL, *after = NULL;
 
-        scratch_mkdir("dir", 0755, 0);
+        scratch_mkdir("dir", 0755, ME);
         ck_assert_int_eq(write_rel("dir/x.prom", "one\n", NULL), 0);
         ck_assert_str_eq((a = slurp("dir/x.prom")), "one\n");
         ck_assert(stat(scratch_path(p, "dir/x.prom"), &st) == 0);
@@ -48,11 +48,25 @@ START_TEST(test_write_replaces_whole)
         /* no temporary file left beside it */
         ck_assert_str_eq((names = scratch_list("dir")), "x.prom");
         /* a rename that fails (a directory in the way) leaves the old files and nothing else */
-        scratch_mkdir("dir/sub", 0755, 0);
+        scratch_mkdir("dir/sub", 0755, ME);
         ck_assert_int_eq(write_rel("dir/sub", "three\n", NULL), -EISDIR);
         ck_assert_str_eq((after = slurp("dir/x.prom")), "two\n");
         free(names);
         ck_assert_str_eq((names = scratch_list("dir")), "sub x.prom");
+}
+END_TEST
+
+START_TEST(test_write_errors)
+{
+        ck_assert_int_eq(write_rel("none/x", "x", NULL), -ENOENT);
+        ck_assert_int_eq(write_rel("dir/", "x", NULL), -EISDIR);
+        /* a link where the file goes is replaced, not followed */
+        scratch_mkdir("etc", 0755, ME);
+        scratch_file("etc/target", "keep\n", 0644, ME);
+        scratch_link("etc/x", "@/etc/target", ME);
+        ck_assert_int_eq(write_rel("etc/x", "new\n", NULL), 0);
+        _cleanup_free_ char *kept = slurp("etc/target");
+        ck_assert_str_eq(kept, "keep\n");
 }
 END_TEST
 
@@ -62,10 +76,6 @@ START_TEST(test_write_refusals)
         char where[2 * PATH_MAX];
         _cleanup_free_ char *names = NULL;
 
-        if (geteuid() != 0)
-                return; /* owners need root; CI runs the suite as root */
-        ck_assert_int_eq(write_rel("none/x", "x", NULL), -ENOENT);
-        ck_assert_int_eq(write_rel("dir/", "x", NULL), -EISDIR);
         /* a link in a user's directory leading into root's: the rename would land there */
         scratch_mkdir("user", 0755, NOBODY);
         scratch_mkdir("etc", 0755, 0);
@@ -73,12 +83,6 @@ START_TEST(test_write_refusals)
         ck_assert_int_eq(write_rel("user/to-etc/x", "x", &why), -EPERM);
         ck_assert_str_eq(why.where, scratch_path(where, "user/to-etc"));
         ck_assert_str_eq((names = scratch_list("etc")), "");
-        /* a link where the file goes is replaced, not followed */
-        scratch_file("etc/target", "keep\n", 0644, 0);
-        scratch_link("etc/x", "@/etc/target", 0);
-        ck_assert_int_eq(write_rel("etc/x", "new\n", NULL), 0);
-        _cleanup_free_ char *kept = slurp("etc/target");
-        ck_assert_str_eq(kept, "keep\n");
 }
 END_TEST
 
@@ -92,13 +96,28 @@ static int read_rel(const char *rel, size_t max, bool check_owner, char **ret)
         return r;
 }
 
+/* the bound and the kind of file, without the owner check: any user's file */
+START_TEST(test_read_fd_bounded)
+{
+        _cleanup_free_ char *text = NULL;
+        char *none = NULL;
+
+        scratch_file("mine", "abc", 0644, ME);
+        ck_assert_int_eq(read_rel("mine", 16, false, &text), 0);
+        ck_assert_str_eq(text, "abc");
+        ck_assert_int_eq(read_rel("mine", 2, false, &none), -EFBIG);
+        scratch_mkdir("dir", 0755, ME);
+        ck_assert_int_eq(read_rel("dir", 16, false, &none), -EINVAL);
+        ck_assert_ptr_null(none);
+}
+END_TEST
+
+/* the owner check: root's file only */
 START_TEST(test_read_fd)
 {
         _cleanup_free_ char *text = NULL;
         char *none = NULL;
 
-        if (geteuid() != 0)
-                return;
         scratch_file("root", "abc", 0644, 0);
         ck_assert_int_eq(read_rel("root", 16, true, &text), 0);
         ck_assert_str_eq(text, "abc");
@@ -113,4 +132,5 @@ START_TEST(test_read_fd)
 }
 END_TEST
 
-SCRATCH_MAIN("fileio", test_write_replaces_whole, test_write_refusals, test_read_fd)
+SCRATCH_MAIN("fileio", (test_write_replaces_whole, test_write_errors, test_read_fd_bounded),
+             (test_write_refusals, test_read_fd))
