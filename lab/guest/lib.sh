@@ -166,7 +166,7 @@ t() {
 	[ -n "${LAB_NO_CLEANUP:-}" ] ||
 		lab_cleanup >>"$LAB_DETAILS" 2>&1 || report "FAIL $name: cleanup left NFS clients behind"
 	# each check's time and its cleanup's, so that the slow ones can be found
-	# (grep '^  time ' details.log | sort -k3 -n)
+	# (grep '^  time ' details.log | sort -k2 -n)
 	t2=${EPOCHREALTIME/./}
 	log "  time $(tenths $((t1 - t0))) s + cleanup $(tenths $((t2 - t1))) s: $name"
 	return 0
