@@ -11,6 +11,12 @@ unknown hostPath type or mount propagation; and the patch, merged into a csi-dri
 DaemonSet of the upstream shape as kubectl's strategic merge does (by name, by mount path),
 must leave every mount with its volume.
 
+In the same pass, the least privilege the manifests keep (POLICY): no hostPath of `/`, no
+SYS_PTRACE, no hostPID or hostIPC; every container of daemonset.yaml and every container the
+patch touches with its image by digest (whoever moves a tag runs code as root on every node),
+a seccomp profile, allowPrivilegeEscalation: false, all capabilities
+dropped and a read-only root file system, unless EXCEPTIONS lists it with its reason.
+
     kubernetes-manifests.py DIR [UPSTREAM.yaml]
 Exit: 0 all good, 1 a finding (each on a line: file: document N: path: what), 77 no yaml or
 kubernetes module.
@@ -113,6 +119,55 @@ def object_checks(doc, path, errors):
                errors)
 
 
+# (file, container) -> why it keeps more than the policy allows; printed with every run
+EXCEPTIONS = {
+    ("csi-driver-nfs-patch.yaml", "nfs"):
+        "csi-driver-nfs's own node plugin, privileged to mount (the patch changes its image and "
+        "mounts only, not its securityContext)",
+}
+
+
+def policy_checks(fname, spec, path, errors, only=None):
+    """The least privilege of a pod spec; only: the names of the containers to hold to it."""
+    for v in spec.get("volumes") or []:
+        hp = (v.get("hostPath") or {}).get("path")
+        if hp is not None and os.path.normpath(hp) == "/":
+            errors.append(f"{path}.volumes.{v.get('name')}: a hostPath of / (root access to the "
+                          "whole node): mount the directories the container uses, each its own")
+    for key in ("hostPID", "hostIPC"):
+        if spec.get(key):
+            errors.append(f"{path}.{key}: the node's {key[4:]} namespace; read what is needed "
+                          "through a hostPath of it instead (daemonset.yaml's /proc/1)")
+    pod_seccomp = (spec.get("securityContext") or {}).get("seccompProfile")
+    for kind in ("initContainers", "containers"):
+        for c in spec.get(kind) or []:
+            where = f"{path}.{kind}.{c.get('name')}.securityContext"
+            sc = c.get("securityContext") or {}
+            caps = sc.get("capabilities") or {}
+            if "SYS_PTRACE" in (caps.get("add") or []):
+                errors.append(f"{where}.capabilities.add: SYS_PTRACE (ptrace of host processes); "
+                              "/proc/1/mountinfo and mountstats read without it")
+            if only is not None and c.get("name") not in only:
+                continue
+            if c.get("image") and not re.search(r"@sha256:[0-9a-f]{64}$", c["image"]):
+                errors.append(f"{path}.{kind}.{c.get('name')}.image: {c['image']} is not pinned "
+                              "by digest (NAME@sha256:...; contrib/kubernetes/README.md, Steps)")
+            if (fname, c.get("name")) in EXCEPTIONS:
+                continue
+            missing = []
+            if not (sc.get("seccompProfile") or pod_seccomp):
+                missing.append("seccompProfile (RuntimeDefault)")
+            if sc.get("allowPrivilegeEscalation") is not False or sc.get("privileged"):
+                missing.append("allowPrivilegeEscalation: false (and not privileged)")
+            if "ALL" not in (caps.get("drop") or []):
+                missing.append('capabilities.drop: ["ALL"]')
+            if sc.get("readOnlyRootFilesystem") is not True:
+                missing.append("readOnlyRootFilesystem: true")
+            if missing:
+                errors.append(f"{where}: without {', '.join(missing)}; set it, or list the "
+                              f"container in EXCEPTIONS of {os.path.basename(__file__)} with why")
+
+
 def merge(base, patch):
     """kubectl's strategic merge for what the patch uses: maps merge, lists of named
     objects merge by their key (name; mountPath for volumeMounts), other values replace."""
@@ -158,6 +213,9 @@ def main():
             count += 1
             if not partial:
                 object_checks(doc, path, errors)
+                if doc.get("kind") == "DaemonSet":
+                    policy_checks(os.path.basename(f), doc["spec"]["template"]["spec"],
+                                  f"{path}.spec.template.spec", errors)
             elif upstream:
                 with open(upstream) as fh:
                     base = yaml.safe_load(fh)
@@ -171,8 +229,14 @@ def main():
                 merged = merge(base, doc)
                 check_model(merged, model, path + " (merged)", False, errors)
                 object_checks(merged, path + " (merged)", errors)
+                touched = {c["name"] for k in ("initContainers", "containers")
+                           for c in doc["spec"]["template"]["spec"].get(k, [])}
+                policy_checks(os.path.basename(f), merged["spec"]["template"]["spec"],
+                              f"{path} (merged).spec.template.spec", errors, only=touched)
     for e in errors:
         print(e)
+    for (f, c), why in EXCEPTIONS.items():
+        print(f"policy exception: {f}: container {c}: {why}")
     print(f"{count} objects checked, {len(errors)} findings")
     return 1 if errors or not count else 0
 
