@@ -62,10 +62,42 @@ k8s_enter() {
 	mount --bind /run/nfs-tuned "$K8S_ROOT/run/nfs-tuned" || return
 	mount -t proc proc "$K8S_ROOT/proc" && mount -t sysfs sysfs "$K8S_ROOT/sys" &&
 		mount --rbind /dev "$K8S_ROOT/dev" || return
-	[ -z "${K8S_HOST:-}" ] || mount --rbind -o ro / "$K8S_ROOT/host" || return
-	[ -z "${K8S_TEXTFILE:-}" ] || mount --bind "$K8S_TEXTFILE" "$K8S_ROOT/textfile" || return
 	exec chroot "$K8S_ROOT" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
+
+# daemonset.yaml's containers, with its hostPaths and securityContext: "NODE:CONTAINER[:ro]"
+K8S_INSTALL_VOLS="/etc/nfs-tuned.conf.d:/host/etc/nfs-tuned.conf.d /etc/udev/rules.d:/host/etc/udev/rules.d
+/opt/nfs-tuned:/host/opt/nfs-tuned /usr/lib/udev/rules.d:/host/usr/lib/udev/rules.d:ro"
+K8S_STATUS_VOLS="/proc/1:/host/proc/1:ro /run/nfs-tuned:/host/run/nfs-tuned:ro
+/etc/nfs-tuned.conf.d:/host/etc/nfs-tuned.conf.d:ro /opt/nfs-tuned:/host/opt/nfs-tuned:ro
+/etc/udev/rules.d:/host/etc/udev/rules.d:ro /usr/lib/udev/rules.d:/host/usr/lib/udev/rules.d:ro"
+
+# the DaemonSet's container's side: a PID namespace of its own (no hostPID), the node's network
+# namespace, the hostPaths of K8S_VOLS (a directory missing on the node made, as kubelet's
+# DirectoryOrCreate), a read-only root, no new privileges and only the capabilities of
+# K8S_CAPS (none when empty), then the command with the environment K8S_ENV. The runtime's
+# seccomp profile is not emulated
+k8s_pod_enter() {
+	local v src dst ro caps=-all
+	for v in $K8S_VOLS; do
+		IFS=: read -r src dst ro <<<"$v"
+		if [ -f "$src" ]; then
+			mkdir -p "$(dirname "$K8S_ROOT$dst")" && touch "$K8S_ROOT$dst"
+		else
+			mkdir -p "$src" "$K8S_ROOT$dst"
+		fi || return
+		mount --bind "$src" "$K8S_ROOT$dst" || return
+		[ -z "$ro" ] || mount -o remount,bind,ro "$K8S_ROOT$dst" || return
+	done
+	mount -t proc proc "$K8S_ROOT/proc" && mount -t sysfs sysfs "$K8S_ROOT/sys" &&
+		mount --rbind /dev "$K8S_ROOT/dev" && mount -o remount,bind,ro "$K8S_ROOT" || return
+	[ -z "${K8S_CAPS:-}" ] || caps=-all,+${K8S_CAPS//,/,+}
+	# shellcheck disable=SC2086 # K8S_ENV: NAME=VALUE words
+	exec chroot "$K8S_ROOT" setpriv --no-new-privs --inh-caps=-all --bounding-set="$caps" \
+		/usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin ${K8S_ENV:-} "$@"
+}
+# pod CMD...: CMD in a container of the DaemonSet (RC, OUT, as xrun)
+pod() { xrun unshare --mount --pid --fork --propagation unchanged bash -c '. /lab/guest/lib.sh; . /lab/guest/kubernetes.sh; k8s_pod_enter "$@"' pod "$@"; }
 
 # csi CMD...: CMD in a new node plugin container (RC, OUT, as xrun)
 csi() { xrun unshare --mount --propagation unchanged bash -c '. /lab/guest/lib.sh; . /lab/guest/kubernetes.sh; k8s_enter "$@"' csi "$@"; }
@@ -147,7 +179,8 @@ k_udev_readahead() {
 
 # (4) the host's nfs-tuned status lists the plugin's mounts with what they asked (the record
 # in the shared run directory) and the inheritance; and so does the DaemonSet's
-# nfs-tuned-node status, in a container of the node's PID namespace with / at /host
+# nfs-tuned-node status, in its container as daemonset.yaml has it (PID 1's directory of /proc
+# and the directories it reads as hostPaths, read-only; DAC_OVERRIDE alone)
 k_host_status() {
 	local p1 p2 tf=/tmp/lab/textfile
 	p1=$(pv pod-pv1 pv1) p2=$(pv pod-pv2 pv2)
@@ -157,7 +190,7 @@ k_host_status() {
 	out_has "$p2 8 record 4 4 nconnect-inherited" || return
 	out_matches "^nfs-tuned: warning: \[nconnect-inherited\] $p2 asked for nconnect=8 \(as the helper recorded when it mounted it\) but has 4" || return
 	mkdir -p "$tf"
-	K8S_HOST=1 K8S_TEXTFILE=$tf csi nfs-tuned-node status --once
+	K8S_VOLS="$K8S_STATUS_VOLS $tf:/textfile" K8S_CAPS=dac_override pod nfs-tuned-node status --once
 	status_is 1 "nfs-tuned-node status --once: findings" || return
 	grep -q "^nfs_tuned_findings{code=\"nconnect-inherited\",mountpoint=\"$p2\"} 1$" "$tf/nfs-tuned.prom" ||
 		fail "the DaemonSet's textfile has no nconnect-inherited for $p2: $(grep findings "$tf/nfs-tuned.prom" | head -n 5)" || return
@@ -181,6 +214,54 @@ k_in_tree() {
 	out_has "$d 8 record" || return
 }
 
+# the node's files that install and uninstall touch, as a list to compare
+node_files() { find /etc/udev/rules.d /run/udev/rules.d /usr/lib/udev/rules.d /opt/nfs-tuned /etc/nfs-tuned.conf.d -printf '%p %M %s\n' 2>/dev/null | sort; }
+
+# (6) the DaemonSet's install container (daemonset.yaml's hostPaths, no capability), as on a
+# node without the package (UDEV_RULE=yes: this one has it): the drop-in, the rule and the
+# bundle, whose helper answers udev as the node's own does; a new image (one more vendor
+# profile in it) replaces the bundle and keeps the rule; uninstall leaves the node's files
+# as they were before install
+k_node_lifecycle() {
+	local before b1 b2 rule=/etc/udev/rules.d/99-zz-nfs-tuned.rules ino dev want got
+	local cm=/tmp/lab/k8s-configmap.conf extra=$K8S_ROOT/usr/lib/nfs-tuned.conf.d/70-lab-update.conf
+	# the node before install: no drop-in (k8s_host's, for the checks above, goes)
+	rm -f /etc/nfs-tuned.conf.d/50-kubernetes.conf
+	mkdir -p /opt/nfs-tuned /tmp/lab && k8s_conf >"$cm" || return
+	before=$(node_files)
+	local -x K8S_VOLS="$K8S_INSTALL_VOLS $cm:/etc/nfs-tuned-node/nfs-tuned.conf:ro" K8S_ENV=UDEV_RULE=yes
+	pod nfs-tuned-node install
+	status_is 0 "install" || return
+	b1=$(readlink /opt/nfs-tuned/current)
+	grep -q '^SUBSYSTEM=="bdi", .*PROGRAM="/opt/nfs-tuned/current/udev-bdi --udev-bdi %k"' "$rule" ||
+		fail "no rule running the bundle in $rule: $(grep -v '^#' "$rule" 2>&1)" || return
+	cmp -s "$cm" /etc/nfs-tuned.conf.d/50-kubernetes.conf || fail "the node's drop-in is not the ConfigMap's" || return
+	# udev's call on the node: for a boot mount's bdi, the bundle answers what the package does
+	dev=$(mi_dev "$MNT/a")
+	want=$(/usr/sbin/mount.nfs-tuned --udev-bdi "$dev" 2>/dev/null)
+	got=$(/opt/nfs-tuned/current/udev-bdi --udev-bdi "$dev" 2>/dev/null)
+	value_is "the bundle's answer for bdi $dev ($b1)" "$got" "$want" || return
+	[ -n "$want" ] || fail "the package's helper has no read-ahead for bdi $dev" || return
+	ino=$(stat -c %i "$rule")
+	# a new image: the bundle replaced, the rule as it was (not even rewritten)
+	printf '[global]\n' >"$extra"
+	pod nfs-tuned-node install
+	rm -f "$extra"
+	status_is 0 "install of the new image" || return
+	out_matches "bundle: /opt/nfs-tuned/b-[0-9a-f]{16} installed" || return
+	b2=$(readlink /opt/nfs-tuned/current)
+	[ -n "$b2" ] && [ "$b2" != "$b1" ] && [ ! -e "/opt/nfs-tuned/$b1" ] && [ -e "/opt/nfs-tuned/$b2/conf.d/70-lab-update.conf" ] ||
+		fail "the bundle $b1 not replaced by the new image's: current '$b2', $(ls -A /opt/nfs-tuned | tr '\n' ' ')" || return
+	value_is "the rule's inode after the update" "$(stat -c %i "$rule")" "$ino" || return
+	got=$(/opt/nfs-tuned/current/udev-bdi --udev-bdi "$dev" 2>/dev/null)
+	value_is "the new bundle's answer for bdi $dev ($b2)" "$got" "$want" || return
+	pod nfs-tuned-node uninstall
+	status_is 0 "uninstall" || return
+	[ "$(node_files)" = "$before" ] ||
+		fail "the node's files after uninstall are not as before install: $(diff <(echo "$before") <(node_files) | grep '^[<>]' | tr '\n' ' ')" || return
+	NOTE="install $b1, update $b2, uninstall: the node's files as before"
+}
+
 k8s_cleanup() {
 	local d
 	for d in $(awk -v p="$PODS/" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo | tac) "$MNT/k8s-host" "$K8S_ROOT"; do
@@ -199,5 +280,6 @@ k8s_checks() {
 	t udev-readahead-nfs-only k_udev_readahead
 	t host-status-of-plugin-mounts k_host_status
 	t in-tree-through-host-helper k_in_tree
+	t node-install-update-uninstall k_node_lifecycle
 	k8s_cleanup >>"$LAB_DETAILS" 2>&1
 }
