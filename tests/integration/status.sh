@@ -10,6 +10,7 @@
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/assert.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/harness.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/status-host.sh"
 OUT_IS=stdout
 
 V41="vers=4.1,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,retrans=2,clientaddr=10.99.0.2,local_lock=none"
@@ -713,16 +714,7 @@ st_transport_imbalance() {
 # the scratch tree every case starts from, and the binary's paths pointed into it
 harness_setup() {
 	BIN=$1 FIXTURES=$2
-	mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run/mounts" "$T/udev"
-	chmod 755 "$T/run" "$T/run/mounts"
-	echo "21 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw" >"$T/mountinfo"
-	CONF=$T/conf
-	: >"$T/mountstats" >"$CONF" >"$T/fstab"
-	chmod 644 "$CONF"
-	export NFS_TUNED_CONFIG=$CONF NFS_TUNED_VENDOR_CONFIG=$T/vendor \
-		NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs NFS_TUNED_SYSFS=$T/sys \
-		NFS_TUNED_RUNDIR=$T/run NFS_TUNED_FSTAB=$T/fstab NFS_TUNED_MOUNTSTATS=$T/mountstats \
-		NFS_TUNED_UDEV_RULES=$T/udev/etc:$T/udev/lib NFS_TUNED_NFSMOUNT_CONF=$T/nfsmount.conf
+	status_host
 	unset XPRTS SENDS
 	RUNAS=()
 	ERR=
