@@ -126,9 +126,7 @@ for h in bad badconfig clean; do
 	prometheus-node-exporter --web.listen-address="127.0.0.1:$p" \
 		--collector.textfile.directory="$base/$h/textfile" >"$base/$h/node-exporter.log" 2>&1 &
 	pids+=($!)
-	targets+="      - targets: ['127.0.0.1:$p']
-        labels: { host: $h }
-"
+	targets+="      - { targets: ['127.0.0.1:$p'], labels: { host: $h } }"$'\n'
 done
 sed 's/^\( *for:\).*/\1 1s/' "$src/contrib/prometheus/nfs-tuned.rules.yml" >"$base/rules.yml"
 cat >"$base/prometheus.yml" <<EOF2
