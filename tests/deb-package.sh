@@ -92,6 +92,14 @@ dpkg-deb -x "$deb" "$d/payload"
 CASE=payload
 [ -f "$d/payload/usr/lib/udev/rules.d/99-zz-nfs-tuned.rules" ] || fail "the udev rule is not in /usr/lib/udev/rules.d"
 aliased=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | grep -E '^\./(bin|sbin|lib[^/]*)/')
+# the timer of the textfile and its service, the timer enabled and started by the postinst
+# (dh_installsystemd's snippet; Debian 12's debhelper needs debian/rules' help to find them)
+for u in nfs-tuned-prometheus.timer nfs-tuned-prometheus.service; do
+	[ -f "$d/payload/usr/lib/systemd/system/$u" ] || fail "$u is not in /usr/lib/systemd/system"
+done
+dpkg-deb -e "$deb" "$d/control"
+grep -q "deb-systemd-helper enable 'nfs-tuned-prometheus.timer'" "$d/control/postinst" ||
+	fail "the postinst does not enable nfs-tuned-prometheus.timer"
 [ -z "$aliased" ] || fail "files under an aliased directory: $aliased"
 new_root() {
 	R=$d/root-$CASE

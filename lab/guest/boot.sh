@@ -18,6 +18,7 @@ want() { [ -z "${LAB_SCENARIOS:-}" ] || [[ " $LAB_SCENARIOS " == *" $1 "* ]]; }
 BOOT_MOUNTS="a:2 b:3 c:4 d:8"
 BOOT_VERS=4.2
 unit_of() { systemd-escape -p --suffix=mount "$MNT/$1"; }
+PROM_DIR=/var/lib/prometheus/node-exporter
 
 # Fifty mounts of one server, as a host with many exports of one filer has them: NFSv3 and
 # NFSv4.1 in turn over the exports a..h, each version asking one nconnect (two clients, each
@@ -50,6 +51,9 @@ prepare() {
 		k8s_prepare "$deb" || { echo "the node plugin's root could not be made"; rm -rf "$K8S_ROOT"; }
 		echo "$t0 $EPOCHREALTIME" | awk '{ printf "the node plugin root took %.1f s\n", $2 - $1 }'
 	fi
+	# node_exporter's textfile directory (Debian's), as prometheus-node-exporter makes it: the
+	# package's timer writes there (its service is skipped without it)
+	mkdir -p "$PROM_DIR"
 	DEBIAN_FRONTEND=noninteractive dpkg -i "$deb" || return 1
 	# a default the kernel shows for every mount: each went through the helper; and a
 	# read-ahead, as the shipped example and every vendor profile set one (the helper writes
@@ -159,6 +163,33 @@ b_nconnect() {
 		[ "$said" = "$eff" ] || fail "the helper said nconnect=$said for $u, the kernel has $eff" || return
 	done
 	[ "$winners" = 1 ] || fail "$winners mounts asked for the effective nconnect=$eff, expected 1" || return
+}
+
+# The package's timer, enabled by its postinst, ran nfs-tuned status once after the fstab's
+# mounts (OnBootSec=0, After=remote-fs.target): the unit succeeded although the boot's own
+# nconnect findings make status exit 1, and node_exporter's textfile is there, one
+# nfs_tuned_mount_info per fstab mount, every input read.
+b_timer() {
+	local u=nfs-tuned-prometheus.service f=$PROM_DIR/nfs-tuned.prom i m r
+	[ "$(systemctl is-enabled nfs-tuned-prometheus.timer)" = enabled ] ||
+		fail "nfs-tuned-prometheus.timer is $(systemctl is-enabled nfs-tuned-prometheus.timer), not enabled by the package" || return
+	# this check runs after remote-fs.target too: the service may still be at work
+	for i in $(seq 60); do
+		[ "$(systemctl show -P ActiveState "$u")" != activating ] &&
+			[ -n "$(systemctl show -P ExecMainExitTimestampMonotonic "$u" | grep -v '^0$')" ] && break
+		sleep 1
+	done
+	r=$(systemctl show -P Result "$u")
+	log "  $u: Result=$r ExecMainStatus=$(systemctl show -P ExecMainStatus "$u"), $(systemctl show -P ActiveState "$u")"
+	[ "$r" = success ] ||
+		fail "$u: Result=$r, ExecMainStatus=$(systemctl show -P ExecMainStatus "$u"): $(journalctl -b -o cat -u "$u" | tail -n 3 | tr '\n' ' ')" || return
+	[ -f "$f" ] || fail "the timer's run wrote no $f" || return
+	grep -q '^nfs_tuned_status_success 1$' "$f" || fail "$f: $(grep '^nfs_tuned_status_success' "$f"), not 1" || return
+	for m in $BOOT_MOUNTS; do
+		grep -q "^nfs_tuned_mount_info{mountpoint=\"$MNT/${m%%:*}\"," "$f" ||
+			fail "$f has no nfs_tuned_mount_info of $MNT/${m%%:*}" || return
+	done
+	NOTE="$(grep -c '^nfs_tuned_' "$f") series, exit status $(systemctl show -P ExecMainStatus "$u") counted a success"
 }
 
 # --- fifty mounts of one server: through the helper and through the plain mount.nfs ----
@@ -354,6 +385,7 @@ check() {
 	t fstab-mounted-through-helper b_mounted
 	t mounts-started-in-parallel b_parallel
 	t nconnect-is-what-the-helper-said b_nconnect
+	t prometheus-timer-wrote-textfile b_timer
 	if want fifty; then
 		t fifty-mounts b_fifty
 		t one-mount-cost b_one_mount
