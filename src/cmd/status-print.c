@@ -380,16 +380,16 @@ static int add_column(struct libscols_table *tb, const char *name, double whint,
         return 0;
 }
 
-/* The cell's data; JSON gets text that came from outside escaped as the terminal sees it
- * (libsmartcols escapes the other outputs itself); `escape` false: ours (numbers, codes, an
- * array's newlines). */
+/* The cell's data; JSON gets text that came from outside escaped, a backslash too, so that
+ * the text reads back one way (libsmartcols escapes the other outputs itself); `escape` false:
+ * ours (numbers, codes, an array's newlines). */
 static int set_cell(struct libscols_line *ln, size_t i, const char *text, bool escape)
 {
         _cleanup_free_ char *safe = NULL;
 
         if (!*text)
                 return 0;
-        if (escape && !(safe = escape_text(text, ESCAPE_UTF8)))
+        if (escape && !(safe = escape_text(text, ESCAPE_UTF8 | ESCAPE_BACKSLASH)))
                 return -ENOMEM;
         return scols_line_set_data(ln, i, safe ? safe : text) < 0 ? -ENOMEM : 0;
 }
