@@ -402,7 +402,8 @@ const char status_options_help[] = {
         "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...]}\n"
         "  -u, --notruncate     never cut a column to the terminal's width\n"
         "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
-        "                       (atomically; \"-\": standard output) and print nothing\n"
+        "                       (atomically; \"-\": standard output) and print nothing;\n"
+        "                       no option of the table's shape with it\n"
         "\n"
         "Exit status: 0 nothing found, 1 findings, 2 an error or an input that could not\n"
         "be read (the answer is not whole).  See nfs-tuned(8).\n"
@@ -457,11 +458,31 @@ int status_read_options(const struct cmd_env *env, bool leading)
         return -1;
 }
 
+/* The first option given that shapes the table (its form, columns, header, width); NULL
+ * when none. */
+static const char *table_form_option(const struct status_opts *o)
+{
+        return o->json                        ? "--json"
+               : o->raw                       ? "--raw"
+               : o->pairs                     ? "--pairs"
+               : o->columns || o->all_columns ? "--output"
+               : o->noheadings                ? "--noheadings"
+               : o->notruncate                ? "--notruncate"
+                                              : NULL;
+}
+
 /* Options that exclude each other, said; 0 when none do. */
 static int check_options(const struct status_opts *o)
 {
         if (o->json + o->raw + o->pairs > 1) {
                 log_error("--json, --raw and --pairs exclude each other");
+                return -1;
+        }
+        const char *form = table_form_option(o);
+        if (o->prometheus && form) {
+                log_error("--prometheus writes the textfile format; %s shapes the table and does "
+                          "not apply to it: give one or the other",
+                          form);
                 return -1;
         }
         if (o->prometheus && (o->mountpoint || o->target || o->source)) {

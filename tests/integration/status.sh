@@ -327,6 +327,24 @@ st_errors() {
 	NFS_TUNED_MOUNTINFO=$T/none run
 	status_is 2; OUT=$ERR; out_has "cannot read the mount table $T/none"
 }
+# an option of the table's shape with --prometheus is a usage error, never silently dropped
+st_prometheus_refuses_table_options() {
+	local opt
+	mount 40 0:53 /mnt/a nfs4 filer:/a "$V41,sec=sys,addr=10.99.0.1"
+	for opt in -J --json -r -P -n -u "-o target" --output-all; do
+		# shellcheck disable=SC2086 # -o and its list are two words
+		run $opt --prometheus -
+		status_is 2 "$opt --prometheus"
+		value_is "stdout of $opt --prometheus" "$OUT" ""
+		err_matches "^nfs-tuned: --prometheus writes the textfile format; --[a-z]+ shapes the table and does not apply to it: give one or the other$"
+	done
+	run -J --prometheus -
+	err_has "--json shapes the table"
+	run --prometheus - -o target
+	err_has "--output shapes the table"
+	run --prometheus -
+	status_is 0 "alone it writes the textfile"
+}
 st_config_error_is_a_finding() {
 	conf '[global]' 'nconnect = 99'
 	run
