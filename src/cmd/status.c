@@ -304,6 +304,16 @@ static int load_kernel_view(struct status_ctx *s)
                                                   "listed",
                                                   s->p->nfsfs, strerror(-nfsfs.error))) < 0)
                 return r;
+        /* no nfs module, no client; but NFS mounts are clients, so the file was not found */
+        if (nfsfs.missing && s->clients.nmounts &&
+            (r = status_inputs_add(&s->in, IN_NFSFS,
+                                   "%s/servers does not exist, yet %s has %zu NFS mount%s, so "
+                                   "the nfs module is loaded: NFS clients of other mount "
+                                   "namespaces are not checked (%s is per network namespace: a "
+                                   "container needs the host's)",
+                                   s->p->nfsfs, s->p->mountinfo, s->clients.nmounts,
+                                   s->clients.nmounts == 1 ? "" : "s", s->p->nfsfs)) < 0)
+                return r;
         if (nfsfs.bad_lines && (r = status_inputs_add(&s->in, IN_NFSFS,
                                                       "%s/servers: %d lines not "
                                                       "understood; skipped",

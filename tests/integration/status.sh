@@ -536,6 +536,23 @@ st_no_input_hides_a_finding() {
 	done
 }
 
+# no /proc/fs/nfsfs/servers: fine with no NFS mount (no nfs module, no client); with NFS mounts
+# the hidden clients went unchecked, and that is said
+st_input_nfsfs_missing() {
+	rm "$T/nfsfs/servers"
+	run
+	status_is 0 "no nfs module, no NFS mount: nothing to check"
+	mount 40 0:53 /mnt/a nfs4 filer:/a "$V41,sec=sys,addr=10.99.0.1"
+	run
+	no_all_clear "$T/nfsfs/servers does not exist, yet $T/mountinfo has 1 NFS mount, so the nfs module is loaded: NFS clients of other mount namespaces are not checked"
+	out_matches '^/mnt/a +filer:/a ' "the table is still printed"
+	rmdir "$T/nfsfs"
+	run
+	no_all_clear "$T/nfsfs/servers does not exist"
+	run --prometheus -
+	status_is 2; out_has 'nfs_tuned_input_success{input="nfsfs"} 0'
+}
+
 # ---- findmnt's idioms: stdout holds the table and nothing else ----
 # a host with findings, a hidden client and an input that cannot be read
 busy_host() {
@@ -747,6 +764,8 @@ harness_setup() {
 	echo "21 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw" >"$T/mountinfo"
 	CONF=$T/conf
 	: >"$T/mountstats" >"$CONF" >"$T/fstab"
+	# a kernel with the nfs module loaded and no client yet
+	echo "NV SERVER   PORT USE HOSTNAME" > "$T/nfsfs/servers"
 	chmod 644 "$CONF"
 	export NFS_TUNED_CONFIG=$CONF NFS_TUNED_VENDOR_CONFIG=$T/vendor \
 		NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs NFS_TUNED_SYSFS=$T/sys \
