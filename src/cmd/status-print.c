@@ -501,11 +501,25 @@ static int findings_lines(struct libscols_table *tb, const struct status_report 
         return 0;
 }
 
-/* The hidden clients' and the findings' tables (tbs[1], tbs[2]); 0 or -ENOMEM. */
+/* The inputs that could not be read or parsed, each problem once: what, where, why. */
+static int inputs_lines(struct libscols_table *tb, const struct status_inputs *in)
+{
+        for (size_t i = 0; i < in->n; i++) {
+                const char *cells[] = { status_input_names[in->v[i].input], in->v[i].text };
+                if (add_line(tb, cells, ELEMENTSOF(cells), true) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+/* The hidden clients', the findings' and the failed inputs' tables (tbs[1], tbs[2], tbs[3]);
+ * 0 or -ENOMEM. */
 static int other_tables(const struct status_opts *o, const struct status_report *rep,
                         const struct status_view *v, const struct clients *c,
-                        struct libscols_table **tbs)
+                        const struct status_inputs *in, struct libscols_table **tbs)
 {
+        static const char *const inames[] = { "INPUT", "TEXT" };
+        static const int itypes[] = { SCOLS_JSON_STRING, SCOLS_JSON_STRING };
         static const char *const cnames[] = { "SERVER", "PORT", "PROTO", "VERS", "XPRTS" };
         static const int ctypes[] = { SCOLS_JSON_STRING, SCOLS_JSON_NUMBER, SCOLS_JSON_STRING,
                                       SCOLS_JSON_STRING, SCOLS_JSON_NUMBER };
@@ -519,8 +533,9 @@ static int other_tables(const struct status_opts *o, const struct status_report 
                 co = (struct status_opts){ 0 };
         tbs[1] = fixed_table(&co, "clients", cnames, ctypes, ELEMENTSOF(cnames));
         tbs[2] = fixed_table(&co, "findings", fnames, ftypes, ELEMENTSOF(fnames));
-        if (!tbs[1] || !tbs[2] || clients_lines(tbs[1], c, o->json) < 0 ||
-            findings_lines(tbs[2], rep, v) < 0)
+        tbs[3] = fixed_table(&co, "inputs", inames, itypes, ELEMENTSOF(inames));
+        if (!tbs[1] || !tbs[2] || !tbs[3] || clients_lines(tbs[1], c, o->json) < 0 ||
+            findings_lines(tbs[2], rep, v) < 0 || inputs_lines(tbs[3], in) < 0)
                 return -ENOMEM;
         return 0;
 }
@@ -613,13 +628,14 @@ static int check_stdout(void)
 }
 
 int status_print(const struct status_opts *o, const struct status_report *rep,
-                 const struct status_view *v, const struct clients *c)
+                 const struct status_view *v, const struct clients *c,
+                 const struct status_inputs *in)
 {
-        struct libscols_table *tbs[3] = { NULL, NULL, NULL };
+        struct libscols_table *tbs[4] = { NULL, NULL, NULL, NULL };
         int r = mounts_table(o, rep, v, &tbs[0]);
 
         if (r == 0)
-                r = other_tables(o, rep, v, c, tbs);
+                r = other_tables(o, rep, v, c, in, tbs);
         errno = 0;
         if (r == 0 && o->json)
                 r = print_json(tbs, ELEMENTSOF(tbs));

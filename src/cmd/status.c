@@ -293,7 +293,11 @@ static int load_kernel_view(struct status_ctx *s)
         int r = survey_clients(s->p, NULL, &s->clients, NULL, NULL, &nfsfs);
 
         if (r < 0) {
-                log_error("cannot read the mount table %s: %s", s->p->mountinfo, strerror(-r));
+                if (r != -ENOMEM &&
+                    status_inputs_add(&s->in, IN_MOUNTINFO,
+                                      "cannot read the mount table %s: %s; nothing is checked",
+                                      s->p->mountinfo, strerror(-r)) < 0)
+                        return -ENOMEM;
                 return r;
         }
         if ((r = mountinfo_problems(s)) < 0)
@@ -387,7 +391,10 @@ int cmd_status(const struct status_opts *o, const struct paths *p)
         else if (r == 0 && o->prometheus)
                 r = status_write_prometheus(o->prometheus, &s.rep, &s.clients, &s.in);
         else if (r == 0)
-                r = status_print(o, &s.rep, &v, &s.clients);
+                r = status_print(o, &s.rep, &v, &s.clients, &s.in);
+        else if (r != -ENOMEM && o->json && !v.nomatch)
+                /* no mount table: JSON still names the input that failed */
+                (void)status_print(o, &s.rep, &v, &s.clients, &s.in);
         say_problems(&s.in);
         int rc = r < 0 || s.in.n ? STATUS_EX_ERROR
                  : v.nfindings   ? STATUS_EX_FINDINGS
@@ -409,7 +416,8 @@ const char status_options_help[] = {
         "  -r, --raw            raw output: no alignment\n"
         "  -l, --list           a list (the only form; findmnt's option, accepted)\n"
         "  -P, --pairs          NAME=\"value\" pairs, one line a mount\n"
-        "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...]}\n"
+        "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...],\n"
+        "                       \"inputs\":[...]} (inputs: what could not be read)\n"
         "  -u, --notruncate     never cut a column to the terminal's width\n"
         "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
         "                       (atomically; \"-\": standard output) and print nothing;\n"

@@ -245,7 +245,7 @@ st_json_typed() {
 	run --json -o target,server,port,nconnect,xprts,ra-kb,ra-want-kb,req,findings
 	status_is 0
 	json_true 'j["mounts"] == [{"target": "/mnt/a", "server": "10.99.0.1", "port": 2049, "nconnect": 4, "xprts": 4, "ra-kb": 15360, "ra-want-kb": 15360, "req": None, "findings": []}]'
-	json_true 'j["findings"] == [] and j["clients"] == []'
+	json_true 'j["findings"] == [] and j["clients"] == [] and j["inputs"] == []'
 	ra 0:53 128
 	run -J
 	status_is 1
@@ -529,6 +529,8 @@ st_no_input_hides_a_finding() {
 		run
 		[ "$RC" != 0 ] || fail "input $input broken: exit 0"
 		[ "$RC" = 2 ] || fail "input $input broken: exit $RC, not 2"
+		run -J
+		json_true "any(x['input'] == '$input' and x['text'] for x in j['inputs'])"
 		"${RUNAS[@]}" "$BIN" status --prometheus - > "$T/p2" 2> /dev/null
 		grep -q "^nfs_tuned_input_success{input=\"$input\"} 0" "$T/p2" || fail "input $input: gauge not 0"
 		grep -q "^nfs_tuned_status_success 0" "$T/p2" || fail "input $input: status_success not 0"
@@ -551,6 +553,26 @@ st_input_nfsfs_missing() {
 	no_all_clear "$T/nfsfs/servers does not exist"
 	run --prometheus -
 	status_is 2; out_has 'nfs_tuned_input_success{input="nfsfs"} 0'
+}
+
+# -J names each input that failed, and why, in its own array; also when the mount table
+# itself cannot be read (nothing else can be said, and the document says so)
+st_json_names_failed_inputs() {
+	inherited_host
+	as_nobody
+	unreadable "$T/mountstats" "$T/sys/class/bdi/0:54/read_ahead_kb"
+	run -J
+	status_is 2
+	json_true '[x["input"] for x in j["inputs"]] == ["mountstats", "bdi"]'
+	json_true 'j["inputs"][0]["text"] == "cannot read '"$T"'/mountstats: Permission denied; live transports (XPRTS, LIVE, XPRT-*) not known, transports-down and transport-imbalance not checked"'
+	json_true '"/mnt/b (bdi 0:54" in j["inputs"][1]["text"] and len(j["mounts"]) == 2'
+	err_has "cannot read $T/mountstats: Permission denied" "stderr still says it"
+	NFS_TUNED_MOUNTINFO=$T/none run -J
+	status_is 2
+	json_true 'j == {"mounts": [], "clients": [], "findings": [], "inputs": [{"input": "mountinfo", "text": "cannot read the mount table '"$T"'/none: No such file or directory; nothing is checked"}]}'
+	NFS_TUNED_MOUNTINFO=$T/none run
+	status_is 2; value_is "table without a mount table" "$OUT" ""
+	err_has "cannot read the mount table $T/none: No such file or directory; nothing is checked"
 }
 
 # ---- findmnt's idioms: stdout holds the table and nothing else ----
