@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,7 +381,12 @@ int cmd_status(const struct status_opts *o, const struct paths *p)
 {
         struct status_ctx s = { .p = p };
         struct status_view v = { 0 };
-        int r = status_run(&s);
+        int r;
+
+        /* the table's characters as the terminal's locale has them (UTF-8: a mount point in
+         * Japanese prints as itself; C: escaped); messages and numbers stay as they are */
+        (void)setlocale(LC_CTYPE, "");
+        r = status_run(&s);
 
         if (r == -ENOMEM)
                 log_error("out of memory");

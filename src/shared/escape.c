@@ -55,6 +55,8 @@ size_t escape_keep(const unsigned char *p, int flags)
                 return 0;
         if (*p < 0x80)
                 return 1;
+        if (flags & ESCAPE_ASCII)
+                return 0;
         size_t n = utf8_sequence_length(p);
         if (n > 0)
                 return utf8_is_control(p, n) ? 0 : n;

@@ -635,23 +635,72 @@ st_findmnt_columns_and_pairs() {
 }
 # a terminal 80 columns wide (script(1) gives the pty): one line per mount, cut to fit; -u
 # keeps every byte
-st_findmnt_truncates_to_the_terminal() {
+# tty COLS [LOCALE] [ARGS...]: status as a user's terminal shows it (script(1): a pty COLS
+# wide), into $T/tty without the pty's carriage returns
+tty() {
+	local cols=$1 loc=${2:-C.UTF-8}
+	shift 2
+	script -qec "stty cols $cols; LC_ALL=$loc \"\$BIN\" status $* 2>/dev/null" /dev/null < /dev/null | tr -d '\r' > "$T/tty"
+}
+# the first cell of each mount's line: a line that starts at column 0, after the header
+# (a cell too wide for the room left moves the next ones to a line of their own, indented,
+# as findmnt's do)
+tty_targets() { awk 'NR > 1 && !/^ / { print $1 }' "$T/tty"; }
+# findmnt's way: on a terminal of any width every TARGET is whole, so two kubelet PV paths
+# that differ at their end are told apart; only our own columns are cut (FINDINGS, XPRT-*)
+st_findmnt_keeps_target_whole() {
 	command -v script > /dev/null || { echo "SKIP: no script(1)"; exit 77; }
-	local long=/var/lib/kubelet/pods/0f3c1c2e-4d5b-4a7e-9c2f-1b2a3c4d5e6f/volumes/kubernetes.io~nfs/pvc-1234567890abcdef
-	mount 40 0:53 "$long" nfs4 filer.example.com:/exports/projects/teams/platform/data "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
+	local long=/var/lib/kubelet/pods/0f3c1c2e-4d5b-4a7e-9c2f-1b2a3c4d5e6f/volumes/kubernetes.io~nfs/pvc-1234567890abcdef cols
+	mount 40 0:53 "$long-1" nfs4 filer.example.com:/exports/projects/teams/platform/data "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
 	mount 41 0:54 "$long-2" nfs4 filer.example.com:/exports/projects/teams/platform/data2 "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
 	export BIN
-	script -qec "stty cols 80; \"$BIN\" status 2>/dev/null" /dev/null > "$T/tty" < /dev/null
-	tr -d '\r' < "$T/tty" > "$T/tty2"
-	value_is "lines" "$(wc -l < "$T/tty2")" 3 "a header and one line per mount"
-	value_is "widest" "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/tty2")" 80 "cut to 80 columns" ||
-		[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/tty2")" -le 80 ] || true
-	[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/tty2")" -le 80 ] || fail "wider than the terminal: $(cat "$T/tty2")"
-	script -qec "stty cols 80; \"$BIN\" status -u 2>/dev/null" /dev/null > "$T/tty" < /dev/null
-	grep -qF -- "$long-2" "$T/tty" || fail "-u cut the mount point: $(cat "$T/tty")"
-	# not a terminal: nothing cut
-	run
-	out_has "$long-2"
+	for cols in 40 80 200; do
+		tty $cols C.UTF-8
+		value_is "targets at $cols" "$(tty_targets)" "$long-1"$'\n'"$long-2" "whole, and apart"
+		value_is "header at $cols" "$(head -1 "$T/tty" | awk '{ print $1, $2 }')" "TARGET SOURCE"
+		grep -qE ' filer\.example\.com:/exports/projects/teams/platform/data2( |$)' "$T/tty" ||
+			fail "SOURCE whole at $cols: $(cat "$T/tty")"
+	done
+	tty 40 C.UTF-8 -u
+	value_is "targets with -u" "$(tty_targets)" "$long-1"$'\n'"$long-2"
+	# our own column is cut to the room left, not TARGET
+	: > "$T/mountinfo"; : > "$T/mountstats"
+	inherited_host
+	record mnt-b spec=10.99.0.1:/export/b target=/mnt/b nconnect_requested=8 nconnect_from=cmdline dev=0:54
+	tty 40 C.UTF-8 -o target,source,findings
+	value_is "targets, short" "$(tty_targets)" "/mnt/a"$'\n'"/mnt/b"
+	local cut
+	cut=$(awk 'NR == 3 { print $3 }' "$T/tty")
+	case $cut in
+		nconnect-inherited | "") fail "FINDINGS not cut at 40 columns: $(cat "$T/tty")" ;;
+		nconnect-*) ;;
+		*) fail "FINDINGS at 40 columns: '$cut'" ;;
+	esac
+	value_is "widest at 40" "$(wc -L < "$T/tty")" 40
+	tty 40 C.UTF-8 -u -o target,source,findings
+	grep -q "nconnect-inherited *$" "$T/tty" || fail "-u cut FINDINGS: $(cat "$T/tty")"
+}
+# a UTF-8 mount point prints as its characters in a UTF-8 locale, escaped in the C locale;
+# a bidi override, a C1 control, a byte that is not UTF-8 and a backslash are escaped in both
+st_table_utf8_by_locale() {
+	command -v script > /dev/null || { echo "SKIP: no script(1)"; exit 77; }
+	local jp=$'/mnt/\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x87\xe3\x83\xbc\xe3\x82\xbf' cols
+	local jp_c='/mnt/\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x87\xe3\x83\xbc\xe3\x82\xbf'
+	local others='/mnt/x\xe2\x80\xaecba\xc2\x9b2J'$'\n''/mnt/caf\xe9\x5cx41'
+	mount 40 0:53 "$jp" nfs4 filer:/a "$V41,sec=sys,addr=10.99.0.1"
+	mount 41 0:54 $'/mnt/x\xe2\x80\xaecba\xc2\x9b2J' nfs4 filer:/b "$V41,sec=sys,addr=10.99.0.1"
+	mount 42 0:55 $'/mnt/caf\xe9\\134x41' nfs4 filer:/c "$V41,sec=sys,addr=10.99.0.1"
+	export BIN
+	for cols in 40 80 200; do
+		tty $cols C.UTF-8
+		value_is "UTF-8 at $cols" "$(tty_targets)" "/mnt/日本語データ"$'\n'"$others" "as characters; bidi, C1, Latin-1, backslash escaped"
+		tty $cols C
+		value_is "C at $cols" "$(tty_targets)" "$jp_c"$'\n'"$others" "escaped whole, never cut inside an escape"
+		grep -q $'[\x80-\xff]' "$T/tty" && fail "C: a byte above 0x7f reached the terminal: $(cat -A "$T/tty")"
+	done
+	# the columns line up on the screen (a CJK character is two cells wide)
+	tty 200 C.UTF-8 -o target,source
+	value_is "SOURCE's screen column" "$(sed -n 2p "$T/tty" | sed 's/filer.*//' | wc -L)" "$(sed -n 4p "$T/tty" | sed 's/filer.*//' | wc -L)"
 }
 
 # ---- JSON and escapes ----

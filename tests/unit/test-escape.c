@@ -39,6 +39,8 @@ static const struct {
         { "a\nb", ESCAPE_UTF8 | ESCAPE_BACKSLASH, "a\\x0ab" },
         { "a\\x0ab", ESCAPE_UTF8 | ESCAPE_BACKSLASH, "a\\x5cx0ab" },
         { "a\\x0ab", ESCAPE_UTF8, "a\\x0ab" }, /* without the flag: the same as a newline */
+        /* a terminal whose locale is not UTF-8: ASCII alone, every byte of a character */
+        { "/mnt/\xe6\x97\xa5 caf\xe9", ESCAPE_UTF8 | ESCAPE_ASCII, "/mnt/\\xe6\\x97\\xa5 caf\\xe9" },
 };
 /* clang-format on */
 
