@@ -391,6 +391,8 @@ static int add_column(struct libscols_table *tb, const char *name, double whint,
  * point in Japanese prints as itself while a bidi override or a C1 control stays escaped
  * (libsmartcols would leave a bidi mark raw, so it does not encode the aligned table: its
  * cells come escaped).  0: -r and -P, which libsmartcols escapes itself, all but ASCII. */
+#define ESCAPE_JSON (ESCAPE_UTF8 | ESCAPE_BACKSLASH)
+
 static int text_flags(const struct status_opts *o)
 {
         if (o->raw || o->pairs)
@@ -398,7 +400,7 @@ static int text_flags(const struct status_opts *o)
         /* any locale but UTF-8 (C, or a legacy multibyte one) gets ASCII alone: libsmartcols
          * does not finish on bytes its locale cannot decode when it does not encode them */
         bool utf8 = streq(nl_langinfo(CODESET), "UTF-8");
-        return ESCAPE_UTF8 | ESCAPE_BACKSLASH | (!o->json && !utf8 ? ESCAPE_ASCII : 0);
+        return ESCAPE_JSON | (!o->json && !utf8 ? ESCAPE_ASCII : 0);
 }
 
 /* The cell's data, escaped under `flags` (0: ours as it is: numbers, codes, an array's
@@ -485,8 +487,7 @@ static int add_line(struct libscols_table *tb, const char *const *cells, size_t 
         struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
         for (size_t i = 0; ln && i < n; i++)
-                if (cells[i] &&
-                    set_cell(ln, i, cells[i], json ? ESCAPE_UTF8 | ESCAPE_BACKSLASH : 0) < 0)
+                if (cells[i] && set_cell(ln, i, cells[i], json ? ESCAPE_JSON : 0) < 0)
                         return -ENOMEM;
         return ln ? 0 : -ENOMEM;
 }
