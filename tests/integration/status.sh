@@ -635,9 +635,9 @@ st_findmnt_columns_and_pairs() {
 }
 # a terminal 80 columns wide (script(1) gives the pty): one line per mount, cut to fit; -u
 # keeps every byte
-# tty COLS [LOCALE] [ARGS...]: status as a user's terminal shows it (script(1): a pty COLS
+# on_tty COLS [LOCALE] [ARGS...]: status as a user's terminal shows it (script(1): a pty COLS
 # wide), into $T/tty without the pty's carriage returns
-tty() {
+on_tty() {
 	local cols=$1 loc=${2:-C.UTF-8}
 	shift 2
 	script -qec "stty cols $cols; LC_ALL=$loc \"\$BIN\" status $* 2>/dev/null" /dev/null < /dev/null | tr -d '\r' > "$T/tty"
@@ -655,19 +655,19 @@ st_findmnt_keeps_target_whole() {
 	mount 41 0:54 "$long-2" nfs4 filer.example.com:/exports/projects/teams/platform/data2 "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
 	export BIN
 	for cols in 40 80 200; do
-		tty $cols C.UTF-8
+		on_tty $cols C.UTF-8
 		value_is "targets at $cols" "$(tty_targets)" "$long-1"$'\n'"$long-2" "whole, and apart"
 		value_is "header at $cols" "$(head -1 "$T/tty" | awk '{ print $1, $2 }')" "TARGET SOURCE"
 		grep -qE ' filer\.example\.com:/exports/projects/teams/platform/data2( |$)' "$T/tty" ||
 			fail "SOURCE whole at $cols: $(cat "$T/tty")"
 	done
-	tty 40 C.UTF-8 -u
+	on_tty 40 C.UTF-8 -u
 	value_is "targets with -u" "$(tty_targets)" "$long-1"$'\n'"$long-2"
 	# our own column is cut to the room left, not TARGET
 	: > "$T/mountinfo"; : > "$T/mountstats"
 	inherited_host
 	record mnt-b spec=10.99.0.1:/export/b target=/mnt/b nconnect_requested=8 nconnect_from=cmdline dev=0:54
-	tty 40 C.UTF-8 -o target,source,findings
+	on_tty 40 C.UTF-8 -o target,source,findings
 	value_is "targets, short" "$(tty_targets)" "/mnt/a"$'\n'"/mnt/b"
 	local cut
 	cut=$(awk 'NR == 3 { print $3 }' "$T/tty")
@@ -677,7 +677,7 @@ st_findmnt_keeps_target_whole() {
 		*) fail "FINDINGS at 40 columns: '$cut'" ;;
 	esac
 	value_is "widest at 40" "$(wc -L < "$T/tty")" 40
-	tty 40 C.UTF-8 -u -o target,source,findings
+	on_tty 40 C.UTF-8 -u -o target,source,findings
 	grep -q "nconnect-inherited *$" "$T/tty" || fail "-u cut FINDINGS: $(cat "$T/tty")"
 }
 # a UTF-8 mount point prints as its characters in a UTF-8 locale, escaped in the C locale;
@@ -692,14 +692,14 @@ st_table_utf8_by_locale() {
 	mount 42 0:55 $'/mnt/caf\xe9\\134x41' nfs4 filer:/c "$V41,sec=sys,addr=10.99.0.1"
 	export BIN
 	for cols in 40 80 200; do
-		tty $cols C.UTF-8
+		on_tty $cols C.UTF-8
 		value_is "UTF-8 at $cols" "$(tty_targets)" "/mnt/日本語データ"$'\n'"$others" "as characters; bidi, C1, Latin-1, backslash escaped"
-		tty $cols C
+		on_tty $cols C
 		value_is "C at $cols" "$(tty_targets)" "$jp_c"$'\n'"$others" "escaped whole, never cut inside an escape"
 		grep -q $'[\x80-\xff]' "$T/tty" && fail "C: a byte above 0x7f reached the terminal: $(cat -A "$T/tty")"
 	done
 	# the columns line up on the screen (a CJK character is two cells wide)
-	tty 200 C.UTF-8 -o target,source
+	on_tty 200 C.UTF-8 -o target,source
 	value_is "SOURCE's screen column" "$(sed -n 2p "$T/tty" | sed 's/filer.*//' | wc -L)" "$(sed -n 4p "$T/tty" | sed 's/filer.*//' | wc -L)"
 }
 
