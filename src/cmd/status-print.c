@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <libsmartcols.h>
+#include <langinfo.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,13 +61,17 @@ struct colinfo {
         const char *help;
 };
 
-/* Text a path can make long: cut to the terminal's width unless -u. */
+/* Text from outside (a mount point, an export): never cut, as findmnt keeps TARGET and SOURCE
+ * whole.  It is what tells two mounts apart, and a cut could land inside an escape (\xNN). */
+#define WHOLE SCOLS_FL_NOEXTREMES
+/* Ours (codes, figures): cut to the terminal's width unless -u; the findings are said in
+ * full on standard error. */
 #define LONG (SCOLS_FL_NOEXTREMES | SCOLS_FL_TRUNC)
 
 /* One row per column of the mounts table; -o takes these names (case-insensitive). */
 static const struct colinfo cols[COL__MAX] = {
-        [COL_TARGET] = { "TARGET", 0.25, LONG, SCOLS_JSON_STRING, "mount point" },
-        [COL_SOURCE] = { "SOURCE", 0.2, LONG, SCOLS_JSON_STRING,
+        [COL_TARGET] = { "TARGET", 0.25, WHOLE, SCOLS_JSON_STRING, "mount point" },
+        [COL_SOURCE] = { "SOURCE", 0.2, WHOLE, SCOLS_JSON_STRING,
                          "the export, as mounted (server:/path)" },
         [COL_SERVER] = { "SERVER", 0.1, 0, SCOLS_JSON_STRING, "the server address (addr=)" },
         [COL_PORT] = { "PORT", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "the server port" },
@@ -78,10 +83,10 @@ static const struct colinfo cols[COL__MAX] = {
                       "mountinfo)" },
         [COL_TLS_REQ] = { "TLS-REQ", 4, 0, SCOLS_JSON_STRING,
                           "the TLS asked (the helper's record, else fstab; empty: not known)" },
-        [COL_CLIENT] = { "CLIENT", 0.1, LONG, SCOLS_JSON_STRING,
+        [COL_CLIENT] = { "CLIENT", 0.1, WHOLE, SCOLS_JSON_STRING,
                          "its NFS client: address:port/transport/version (mounts that share it "
                          "show the same)" },
-        [COL_SET_BY] = { "SET-BY", 0.15, LONG, SCOLS_JSON_STRING,
+        [COL_SET_BY] = { "SET-BY", 0.15, WHOLE, SCOLS_JSON_STRING,
                          "the first mount of its NFS client in the table: it set nconnect" },
         [COL_REQ] = { "REQ", 3, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
                       "nconnect asked for (the helper's record, else fstab)" },
@@ -380,16 +385,33 @@ static int add_column(struct libscols_table *tb, const char *name, double whint,
         return 0;
 }
 
-/* The cell's data; JSON gets text that came from outside escaped as the terminal sees it
- * (libsmartcols escapes the other outputs itself); `escape` false: ours (numbers, codes, an
- * array's newlines). */
-static int set_cell(struct libscols_line *ln, size_t i, const char *text, bool escape)
+/* How the mounts table's text from outside is escaped (shared/escape.h): in JSON and in the
+ * aligned table by our one rule, a backslash too, so that the text reads back one way; on a
+ * terminal whose locale is not UTF-8 every byte above 0x7f too.  In a UTF-8 locale a mount
+ * point in Japanese prints as itself while a bidi override or a C1 control stays escaped
+ * (libsmartcols would leave a bidi mark raw, so it does not encode the aligned table: its
+ * cells come escaped).  0: -r and -P, which libsmartcols escapes itself, all but ASCII. */
+#define ESCAPE_JSON (ESCAPE_UTF8 | ESCAPE_BACKSLASH)
+
+static int text_flags(const struct status_opts *o)
+{
+        if (o->raw || o->pairs)
+                return 0;
+        /* any locale but UTF-8 (C, or a legacy multibyte one) gets ASCII alone: libsmartcols
+         * does not finish on bytes its locale cannot decode when it does not encode them */
+        bool utf8 = streq(nl_langinfo(CODESET), "UTF-8");
+        return ESCAPE_JSON | (!o->json && !utf8 ? ESCAPE_ASCII : 0);
+}
+
+/* The cell's data, escaped under `flags` (0: ours as it is: numbers, codes, an array's
+ * newlines in JSON). */
+static int set_cell(struct libscols_line *ln, size_t i, const char *text, int flags)
 {
         _cleanup_free_ char *safe = NULL;
 
         if (!*text)
                 return 0;
-        if (escape && !(safe = escape_text(text, ESCAPE_UTF8)))
+        if (flags && !(safe = escape_text(text, flags)))
                 return -ENOMEM;
         return scols_line_set_data(ln, i, safe ? safe : text) < 0 ? -ENOMEM : 0;
 }
@@ -407,7 +429,8 @@ static int mount_lines(struct libscols_table *tb, const struct status_opts *o,
                         return -ENOMEM;
                 for (size_t i = 0; i < n; i++) {
                         cell(ids[i], o->json, rep, &rep->mounts[j], buf, sizeof(buf));
-                        if (set_cell(ln, i, buf, o->json && !is_array(cols[ids[i]].json)) < 0)
+                        bool ours = o->json && is_array(cols[ids[i]].json);
+                        if (set_cell(ln, i, buf, ours ? 0 : text_flags(o)) < 0)
                                 return -ENOMEM;
                 }
         }
@@ -424,6 +447,9 @@ static int mounts_table(const struct status_opts *o, const struct status_report 
         if ((r = parse_columns(o, ids, &n)) < 0)
                 return r;
         struct libscols_table *tb = new_table(o, "mounts");
+        /* its cells come escaped (text_flags) */
+        if (tb && text_flags(o) && !o->json)
+                scols_table_enable_noencoding(tb, 1);
         for (size_t i = 0; tb && i < n; i++) {
                 int flags = cols[ids[i]].flags & ~(o->notruncate ? SCOLS_FL_TRUNC : 0);
                 if (add_column(tb, cols[ids[i]].name, cols[ids[i]].whint, flags,
@@ -461,7 +487,7 @@ static int add_line(struct libscols_table *tb, const char *const *cells, size_t 
         struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
         for (size_t i = 0; ln && i < n; i++)
-                if (cells[i] && set_cell(ln, i, cells[i], json) < 0)
+                if (cells[i] && set_cell(ln, i, cells[i], json ? ESCAPE_JSON : 0) < 0)
                         return -ENOMEM;
         return ln ? 0 : -ENOMEM;
 }
@@ -501,11 +527,25 @@ static int findings_lines(struct libscols_table *tb, const struct status_report 
         return 0;
 }
 
-/* The hidden clients' and the findings' tables (tbs[1], tbs[2]); 0 or -ENOMEM. */
+/* The inputs that could not be read or parsed, each problem once: what, where, why. */
+static int inputs_lines(struct libscols_table *tb, const struct status_inputs *in)
+{
+        for (size_t i = 0; i < in->n; i++) {
+                const char *cells[] = { status_input_names[in->v[i].input], in->v[i].text };
+                if (add_line(tb, cells, ELEMENTSOF(cells), true) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+/* The hidden clients', the findings' and the failed inputs' tables (tbs[1], tbs[2], tbs[3]);
+ * 0 or -ENOMEM. */
 static int other_tables(const struct status_opts *o, const struct status_report *rep,
                         const struct status_view *v, const struct clients *c,
-                        struct libscols_table **tbs)
+                        const struct status_inputs *in, struct libscols_table **tbs)
 {
+        static const char *const inames[] = { "INPUT", "TEXT" };
+        static const int itypes[] = { SCOLS_JSON_STRING, SCOLS_JSON_STRING };
         static const char *const cnames[] = { "SERVER", "PORT", "PROTO", "VERS", "XPRTS" };
         static const int ctypes[] = { SCOLS_JSON_STRING, SCOLS_JSON_NUMBER, SCOLS_JSON_STRING,
                                       SCOLS_JSON_STRING, SCOLS_JSON_NUMBER };
@@ -519,8 +559,9 @@ static int other_tables(const struct status_opts *o, const struct status_report 
                 co = (struct status_opts){ 0 };
         tbs[1] = fixed_table(&co, "clients", cnames, ctypes, ELEMENTSOF(cnames));
         tbs[2] = fixed_table(&co, "findings", fnames, ftypes, ELEMENTSOF(fnames));
-        if (!tbs[1] || !tbs[2] || clients_lines(tbs[1], c, o->json) < 0 ||
-            findings_lines(tbs[2], rep, v) < 0)
+        tbs[3] = fixed_table(&co, "inputs", inames, itypes, ELEMENTSOF(inames));
+        if (!tbs[1] || !tbs[2] || !tbs[3] || clients_lines(tbs[1], c, o->json) < 0 ||
+            findings_lines(tbs[2], rep, v) < 0 || inputs_lines(tbs[3], in) < 0)
                 return -ENOMEM;
         return 0;
 }
@@ -613,13 +654,14 @@ static int check_stdout(void)
 }
 
 int status_print(const struct status_opts *o, const struct status_report *rep,
-                 const struct status_view *v, const struct clients *c)
+                 const struct status_view *v, const struct clients *c,
+                 const struct status_inputs *in)
 {
-        struct libscols_table *tbs[3] = { NULL, NULL, NULL };
+        struct libscols_table *tbs[4] = { NULL, NULL, NULL, NULL };
         int r = mounts_table(o, rep, v, &tbs[0]);
 
         if (r == 0)
-                r = other_tables(o, rep, v, c, tbs);
+                r = other_tables(o, rep, v, c, in, tbs);
         errno = 0;
         if (r == 0 && o->json)
                 r = print_json(tbs, ELEMENTSOF(tbs));

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,7 +294,11 @@ static int load_kernel_view(struct status_ctx *s)
         int r = survey_clients(s->p, NULL, &s->clients, NULL, NULL, &nfsfs);
 
         if (r < 0) {
-                log_error("cannot read the mount table %s: %s", s->p->mountinfo, strerror(-r));
+                if (r != -ENOMEM &&
+                    status_inputs_add(&s->in, IN_MOUNTINFO,
+                                      "cannot read the mount table %s: %s; nothing is checked",
+                                      s->p->mountinfo, strerror(-r)) < 0)
+                        return -ENOMEM;
                 return r;
         }
         if ((r = mountinfo_problems(s)) < 0)
@@ -303,6 +308,16 @@ static int load_kernel_view(struct status_ctx *s)
                                                   "clients of other mount namespaces are not "
                                                   "listed",
                                                   s->p->nfsfs, strerror(-nfsfs.error))) < 0)
+                return r;
+        /* no nfs module, no client; but NFS mounts are clients, so the file was not found */
+        if (nfsfs.missing && s->clients.nmounts &&
+            (r = status_inputs_add(&s->in, IN_NFSFS,
+                                   "%s/servers does not exist, yet %s has %zu NFS mount%s, so "
+                                   "the nfs module is loaded: NFS clients of other mount "
+                                   "namespaces are not checked (%s is per network namespace: a "
+                                   "container needs the host's)",
+                                   s->p->nfsfs, s->p->mountinfo, s->clients.nmounts,
+                                   s->clients.nmounts == 1 ? "" : "s", s->p->nfsfs)) < 0)
                 return r;
         if (nfsfs.bad_lines && (r = status_inputs_add(&s->in, IN_NFSFS,
                                                       "%s/servers: %d lines not "
@@ -366,7 +381,12 @@ int cmd_status(const struct status_opts *o, const struct paths *p)
 {
         struct status_ctx s = { .p = p };
         struct status_view v = { 0 };
-        int r = status_run(&s);
+        int r;
+
+        /* the table's characters as the terminal's locale has them (UTF-8: a mount point in
+         * Japanese prints as itself; C: escaped); messages and numbers stay as they are */
+        (void)setlocale(LC_CTYPE, "");
+        r = status_run(&s);
 
         if (r == -ENOMEM)
                 log_error("out of memory");
@@ -377,7 +397,10 @@ int cmd_status(const struct status_opts *o, const struct paths *p)
         else if (r == 0 && o->prometheus)
                 r = status_write_prometheus(o->prometheus, &s.rep, &s.clients, &s.in);
         else if (r == 0)
-                r = status_print(o, &s.rep, &v, &s.clients);
+                r = status_print(o, &s.rep, &v, &s.clients, &s.in);
+        else if (r != -ENOMEM && o->json && !v.nomatch)
+                /* no mount table: JSON still names the input that failed */
+                (void)status_print(o, &s.rep, &v, &s.clients, &s.in);
         say_problems(&s.in);
         int rc = r < 0 || s.in.n ? STATUS_EX_ERROR
                  : v.nfindings   ? STATUS_EX_FINDINGS
@@ -399,10 +422,12 @@ const char status_options_help[] = {
         "  -r, --raw            raw output: no alignment\n"
         "  -l, --list           a list (the only form; findmnt's option, accepted)\n"
         "  -P, --pairs          NAME=\"value\" pairs, one line a mount\n"
-        "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...]}\n"
+        "  -J, --json           JSON: {\"mounts\":[...],\"clients\":[...],\"findings\":[...],\n"
+        "                       \"inputs\":[...]} (inputs: what could not be read)\n"
         "  -u, --notruncate     never cut a column to the terminal's width\n"
         "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
-        "                       (atomically; \"-\": standard output) and print nothing\n"
+        "                       (atomically; \"-\": standard output) and print nothing;\n"
+        "                       no option of the table's shape with it\n"
         "\n"
         "Exit status: 0 nothing found, 1 findings, 2 an error or an input that could not\n"
         "be read (the answer is not whole).  See nfs-tuned(8).\n"
@@ -457,11 +482,31 @@ int status_read_options(const struct cmd_env *env, bool leading)
         return -1;
 }
 
+/* The first option given that shapes the table (its form, columns, header, width); NULL
+ * when none. */
+static const char *table_form_option(const struct status_opts *o)
+{
+        return o->json                        ? "--json"
+               : o->raw                       ? "--raw"
+               : o->pairs                     ? "--pairs"
+               : o->columns || o->all_columns ? "--output"
+               : o->noheadings                ? "--noheadings"
+               : o->notruncate                ? "--notruncate"
+                                              : NULL;
+}
+
 /* Options that exclude each other, said; 0 when none do. */
 static int check_options(const struct status_opts *o)
 {
         if (o->json + o->raw + o->pairs > 1) {
                 log_error("--json, --raw and --pairs exclude each other");
+                return -1;
+        }
+        const char *form = table_form_option(o);
+        if (o->prometheus && form) {
+                log_error("--prometheus writes the textfile format; %s shapes the table and does "
+                          "not apply to it: give one or the other",
+                          form);
                 return -1;
         }
         if (o->prometheus && (o->mountpoint || o->target || o->source)) {

@@ -54,9 +54,11 @@ int cmd_status(const struct status_opts *o, const struct paths *p);
 /* The view of the report the options select (cmd/status-print.c); -ENOENT when none (said). */
 int status_select(const struct status_opts *o, const struct status_report *rep,
                   struct status_view *ret);
-/* The output (cmd/status-print.c): 0, -EINVAL (an unknown column, said), -errno (said). */
+/* The output (cmd/status-print.c): 0, -EINVAL (an unknown column, said), -errno (said).  JSON
+ * names the inputs that failed (`in`) in its own array; the table leaves them to stderr. */
 int status_print(const struct status_opts *o, const struct status_report *rep,
-                 const struct status_view *v, const struct clients *c);
+                 const struct status_view *v, const struct clients *c,
+                 const struct status_inputs *in);
 /* rep NULL: status could not decide; the file says so (status_success 0). */
 int status_write_prometheus(const char *file, const struct status_report *rep,
                             const struct clients *c, const struct status_inputs *in);

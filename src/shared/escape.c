@@ -51,10 +51,12 @@ static bool utf8_is_control(const unsigned char *p, size_t n)
 
 size_t escape_keep(const unsigned char *p, int flags)
 {
-        if (*p < 0x20 || *p == 0x7f)
+        if (*p < 0x20 || *p == 0x7f || (*p == '\\' && flags & ESCAPE_BACKSLASH))
                 return 0;
         if (*p < 0x80)
                 return 1;
+        if (flags & ESCAPE_ASCII)
+                return 0;
         size_t n = utf8_sequence_length(p);
         if (n > 0)
                 return utf8_is_control(p, n) ? 0 : n;

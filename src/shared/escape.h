@@ -10,10 +10,15 @@
  * ESCAPE_UTF8) a byte that is not part of a valid UTF-8 sequence become the four characters
  * \xNN.  A newline cannot forge a second message or line, an ESC sequence cannot drive the
  * terminal, and the text stays valid UTF-8 (Prometheus rejects a whole file otherwise).
+ * With ESCAPE_BACKSLASH a backslash is \x5c as well (mountinfo's own way is \134), so that
+ * the escaped text reads back one way: a newline (\x0a) and the four characters \x0a differ.
  */
 enum {
-        ESCAPE_CONTROL = 0,   /* control bytes only (log messages) */
-        ESCAPE_UTF8 = 1 << 0, /* and bytes that are not valid UTF-8 */
+        ESCAPE_CONTROL = 0,        /* control bytes only (log messages) */
+        ESCAPE_UTF8 = 1 << 0,      /* and bytes that are not valid UTF-8 */
+        ESCAPE_BACKSLASH = 1 << 1, /* and a backslash (JSON: the escaping is undone by one rule) */
+        ESCAPE_ASCII = 1 << 2,     /* and every byte above 0x7f (a terminal whose locale is not
+                                      UTF-8) */
 };
 
 /* The escaped copy; NULL when out of memory. */

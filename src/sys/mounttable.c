@@ -202,6 +202,7 @@ int nfsfs_add_servers(const struct paths *p, const struct scan_filter *f, struct
                 ret_status->bad_lines = r;
         else if (r < 0 && r != -ENOENT && r != -ENOMEM)
                 ret_status->error = r;
+        ret_status->missing = r == -ENOENT;
         return r == -ENOMEM ? r : 0;
 }
 

@@ -12,7 +12,8 @@ int read_nfsfs(const struct paths *p, const char *name, char **ret);
 
 /* How /proc/fs/nfsfs/servers was read: the caller says what it means. */
 struct nfsfs_status {
-        int error; /* -errno when it could not be read (not -ENOENT: no nfs module, no client) */
+        int error;    /* -errno when it could not be read (not -ENOENT: no nfs module, no client) */
+        bool missing; /* -ENOENT: no nfs module, or a /proc that is not the kernel's */
         int bad_lines; /* lines not understood, skipped */
 };
 

@@ -29,7 +29,7 @@ err_lacks() { local o=$OUT r; OUT=$ERR; out_lacks "$@"; r=$?; OUT=$o; return $r;
 err_matches() { local o=$OUT r; OUT=$ERR; out_matches "$@"; r=$?; OUT=$o; return $r; }
 # the JSON output parses, and a Python expression over it (j) is true
 json_true() {
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
+	python3 -c 'import json,re,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
 		"$T/out" "$1" || fail "JSON: not true: $1; output: $(out_short)"
 }
 
@@ -220,7 +220,7 @@ st_json_typed() {
 	run --json -o target,server,port,nconnect,xprts,ra-kb,ra-want-kb,req,findings
 	status_is 0
 	json_true 'j["mounts"] == [{"target": "/mnt/a", "server": "10.99.0.1", "port": 2049, "nconnect": 4, "xprts": 4, "ra-kb": 15360, "ra-want-kb": 15360, "req": None, "findings": []}]'
-	json_true 'j["findings"] == [] and j["clients"] == []'
+	json_true 'j["findings"] == [] and j["clients"] == [] and j["inputs"] == []'
 	ra 0:53 128
 	run -J
 	status_is 1
@@ -301,6 +301,24 @@ st_errors() {
 	status_is 2; out_has "unknown command 'frobnicate'"
 	NFS_TUNED_MOUNTINFO=$T/none run
 	status_is 2; OUT=$ERR; out_has "cannot read the mount table $T/none"
+}
+# an option of the table's shape with --prometheus is a usage error, never silently dropped
+st_prometheus_refuses_table_options() {
+	local opt
+	mount 40 0:53 /mnt/a nfs4 filer:/a "$V41,sec=sys,addr=10.99.0.1"
+	for opt in -J --json -r -P -n -u "-o target" --output-all; do
+		# shellcheck disable=SC2086 # -o and its list are two words
+		run $opt --prometheus -
+		status_is 2 "$opt --prometheus"
+		value_is "stdout of $opt --prometheus" "$OUT" ""
+		err_matches "^nfs-tuned: --prometheus writes the textfile format; --[a-z]+ shapes the table and does not apply to it: give one or the other$"
+	done
+	run -J --prometheus -
+	err_has "--json shapes the table"
+	run --prometheus - -o target
+	err_has "--output shapes the table"
+	run --prometheus -
+	status_is 0 "alone it writes the textfile"
 }
 st_config_error_is_a_finding() {
 	conf '[global]' 'nconnect = 99'
@@ -486,11 +504,50 @@ st_no_input_hides_a_finding() {
 		run
 		[ "$RC" != 0 ] || fail "input $input broken: exit 0"
 		[ "$RC" = 2 ] || fail "input $input broken: exit $RC, not 2"
+		run -J
+		json_true "any(x['input'] == '$input' and x['text'] for x in j['inputs'])"
 		"${RUNAS[@]}" "$BIN" status --prometheus - > "$T/p2" 2> /dev/null
 		grep -q "^nfs_tuned_input_success{input=\"$input\"} 0" "$T/p2" || fail "input $input: gauge not 0"
 		grep -q "^nfs_tuned_status_success 0" "$T/p2" || fail "input $input: status_success not 0"
 		rm -rf "$T"; mv "$T.save" "$T"
 	done
+}
+
+# no /proc/fs/nfsfs/servers: fine with no NFS mount (no nfs module, no client); with NFS mounts
+# the hidden clients went unchecked, and that is said
+st_input_nfsfs_missing() {
+	rm "$T/nfsfs/servers"
+	run
+	status_is 0 "no nfs module, no NFS mount: nothing to check"
+	mount 40 0:53 /mnt/a nfs4 filer:/a "$V41,sec=sys,addr=10.99.0.1"
+	run
+	no_all_clear "$T/nfsfs/servers does not exist, yet $T/mountinfo has 1 NFS mount, so the nfs module is loaded: NFS clients of other mount namespaces are not checked"
+	out_matches '^/mnt/a +filer:/a ' "the table is still printed"
+	rmdir "$T/nfsfs"
+	run
+	no_all_clear "$T/nfsfs/servers does not exist"
+	run --prometheus -
+	status_is 2; out_has 'nfs_tuned_input_success{input="nfsfs"} 0'
+}
+
+# -J names each input that failed, and why, in its own array; also when the mount table
+# itself cannot be read (nothing else can be said, and the document says so)
+st_json_names_failed_inputs() {
+	inherited_host
+	as_nobody
+	unreadable "$T/mountstats" "$T/sys/class/bdi/0:54/read_ahead_kb"
+	run -J
+	status_is 2
+	json_true '[x["input"] for x in j["inputs"]] == ["mountstats", "bdi"]'
+	json_true 'j["inputs"][0]["text"] == "cannot read '"$T"'/mountstats: Permission denied; live transports (XPRTS, LIVE, XPRT-*) not known, transports-down and transport-imbalance not checked"'
+	json_true '"/mnt/b (bdi 0:54" in j["inputs"][1]["text"] and len(j["mounts"]) == 2'
+	err_has "cannot read $T/mountstats: Permission denied" "stderr still says it"
+	NFS_TUNED_MOUNTINFO=$T/none run -J
+	status_is 2
+	json_true 'j == {"mounts": [], "clients": [], "findings": [], "inputs": [{"input": "mountinfo", "text": "cannot read the mount table '"$T"'/none: No such file or directory; nothing is checked"}]}'
+	NFS_TUNED_MOUNTINFO=$T/none run
+	status_is 2; value_is "table without a mount table" "$OUT" ""
+	err_has "cannot read the mount table $T/none: No such file or directory; nothing is checked"
 }
 
 # ---- findmnt's idioms: stdout holds the table and nothing else ----
@@ -553,23 +610,72 @@ st_findmnt_columns_and_pairs() {
 }
 # a terminal 80 columns wide (script(1) gives the pty): one line per mount, cut to fit; -u
 # keeps every byte
-st_findmnt_truncates_to_the_terminal() {
+# on_tty COLS [LOCALE] [ARGS...]: status as a user's terminal shows it (script(1): a pty COLS
+# wide), into $T/tty without the pty's carriage returns
+on_tty() {
+	local cols=$1 loc=${2:-C.UTF-8}
+	shift 2
+	script -qec "stty cols $cols; LC_ALL=$loc \"\$BIN\" status $* 2>/dev/null" /dev/null < /dev/null | tr -d '\r' > "$T/tty"
+}
+# the first cell of each mount's line: a line that starts at column 0, after the header
+# (a cell too wide for the room left moves the next ones to a line of their own, indented,
+# as findmnt's do)
+tty_targets() { awk 'NR > 1 && !/^ / { print $1 }' "$T/tty"; }
+# findmnt's way: on a terminal of any width every TARGET is whole, so two kubelet PV paths
+# that differ at their end are told apart; only our own columns are cut (FINDINGS, XPRT-*)
+st_findmnt_keeps_target_whole() {
 	command -v script > /dev/null || { echo "SKIP: no script(1)"; exit 77; }
-	local long=/var/lib/kubelet/pods/0f3c1c2e-4d5b-4a7e-9c2f-1b2a3c4d5e6f/volumes/kubernetes.io~nfs/pvc-1234567890abcdef
-	mount 40 0:53 "$long" nfs4 filer.example.com:/exports/projects/teams/platform/data "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
+	local long=/var/lib/kubelet/pods/0f3c1c2e-4d5b-4a7e-9c2f-1b2a3c4d5e6f/volumes/kubernetes.io~nfs/pvc-1234567890abcdef cols
+	mount 40 0:53 "$long-1" nfs4 filer.example.com:/exports/projects/teams/platform/data "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
 	mount 41 0:54 "$long-2" nfs4 filer.example.com:/exports/projects/teams/platform/data2 "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
 	export BIN
-	script -qec "stty cols 80; \"$BIN\" status 2>/dev/null" /dev/null > "$T/tty" < /dev/null
-	tr -d '\r' < "$T/tty" > "$T/tty2"
-	value_is "lines" "$(wc -l < "$T/tty2")" 3 "a header and one line per mount"
-	value_is "widest" "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/tty2")" 80 "cut to 80 columns" ||
-		[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/tty2")" -le 80 ] || true
-	[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/tty2")" -le 80 ] || fail "wider than the terminal: $(cat "$T/tty2")"
-	script -qec "stty cols 80; \"$BIN\" status -u 2>/dev/null" /dev/null > "$T/tty" < /dev/null
-	grep -qF -- "$long-2" "$T/tty" || fail "-u cut the mount point: $(cat "$T/tty")"
-	# not a terminal: nothing cut
-	run
-	out_has "$long-2"
+	for cols in 40 80 200; do
+		on_tty $cols C.UTF-8
+		value_is "targets at $cols" "$(tty_targets)" "$long-1"$'\n'"$long-2" "whole, and apart"
+		value_is "header at $cols" "$(head -1 "$T/tty" | awk '{ print $1, $2 }')" "TARGET SOURCE"
+		grep -qE ' filer\.example\.com:/exports/projects/teams/platform/data2( |$)' "$T/tty" ||
+			fail "SOURCE whole at $cols: $(cat "$T/tty")"
+	done
+	on_tty 40 C.UTF-8 -u
+	value_is "targets with -u" "$(tty_targets)" "$long-1"$'\n'"$long-2"
+	# our own column is cut to the room left, not TARGET
+	: > "$T/mountinfo"; : > "$T/mountstats"
+	inherited_host
+	record mnt-b spec=10.99.0.1:/export/b target=/mnt/b nconnect_requested=8 nconnect_from=cmdline dev=0:54
+	on_tty 40 C.UTF-8 -o target,source,findings
+	value_is "targets, short" "$(tty_targets)" "/mnt/a"$'\n'"/mnt/b"
+	local cut
+	cut=$(awk 'NR == 3 { print $3 }' "$T/tty")
+	case $cut in
+		nconnect-inherited | "") fail "FINDINGS not cut at 40 columns: $(cat "$T/tty")" ;;
+		nconnect-*) ;;
+		*) fail "FINDINGS at 40 columns: '$cut'" ;;
+	esac
+	value_is "widest at 40" "$(wc -L < "$T/tty")" 40
+	on_tty 40 C.UTF-8 -u -o target,source,findings
+	grep -q "nconnect-inherited *$" "$T/tty" || fail "-u cut FINDINGS: $(cat "$T/tty")"
+}
+# a UTF-8 mount point prints as its characters in a UTF-8 locale, escaped in the C locale;
+# a bidi override, a C1 control, a byte that is not UTF-8 and a backslash are escaped in both
+st_table_utf8_by_locale() {
+	command -v script > /dev/null || { echo "SKIP: no script(1)"; exit 77; }
+	local jp=$'/mnt/\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x87\xe3\x83\xbc\xe3\x82\xbf' cols
+	local jp_c='/mnt/\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x87\xe3\x83\xbc\xe3\x82\xbf'
+	local others='/mnt/x\xe2\x80\xaecba\xc2\x9b2J'$'\n''/mnt/caf\xe9\x5cx41'
+	mount 40 0:53 "$jp" nfs4 filer:/a "$V41,sec=sys,addr=10.99.0.1"
+	mount 41 0:54 $'/mnt/x\xe2\x80\xaecba\xc2\x9b2J' nfs4 filer:/b "$V41,sec=sys,addr=10.99.0.1"
+	mount 42 0:55 $'/mnt/caf\xe9\\134x41' nfs4 filer:/c "$V41,sec=sys,addr=10.99.0.1"
+	export BIN
+	for cols in 40 80 200; do
+		on_tty $cols C.UTF-8
+		value_is "UTF-8 at $cols" "$(tty_targets)" "/mnt/日本語データ"$'\n'"$others" "as characters; bidi, C1, Latin-1, backslash escaped"
+		on_tty $cols C
+		value_is "C at $cols" "$(tty_targets)" "$jp_c"$'\n'"$others" "escaped whole, never cut inside an escape"
+		grep -q $'[\x80-\xff]' "$T/tty" && fail "C: a byte above 0x7f reached the terminal: $(cat -A "$T/tty")"
+	done
+	# the columns line up on the screen (a CJK character is two cells wide)
+	on_tty 200 C.UTF-8 -o target,source
+	value_is "SOURCE's screen column" "$(sed -n 2p "$T/tty" | sed 's/filer.*//' | wc -L)" "$(sed -n 4p "$T/tty" | sed 's/filer.*//' | wc -L)"
 }
 
 # ---- JSON and escapes ----
@@ -603,6 +709,17 @@ st_escapes_everywhere() {
 		promtool check metrics < "$T/p.prom" > "$T/pt" 2>&1 || fail "promtool: $(cat "$T/pt")"
 	fi
 	: "$evil"
+}
+# a newline in one mount point, the four characters \x0a in another: JSON tells them apart
+st_json_backslash_unambiguous() {
+	mount 40 0:53 '/mnt/n\012l' nfs4 filer:/a "$V41,sec=sys,addr=10.99.0.1"
+	mount 41 0:54 '/mnt/n\134x0al' nfs4 filer:/b "$V41,sec=sys,addr=10.99.0.1"
+	run -J -o target,set-by
+	status_is 0
+	json_true 'j["mounts"][0]["target"] == "/mnt/n\\x0al" and j["mounts"][1]["target"] == "/mnt/n\\x5cx0al"'
+	json_true 'j["mounts"][1]["set-by"] == "/mnt/n\\x0al"'
+	# the one rule undone: \xNN back to its byte gives each mount point as the kernel has it
+	json_true '[bytes(re.sub(r"\\x([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)), x["target"]), "latin-1") for x in j["mounts"]] == [b"/mnt/n\nl", b"/mnt/n\\x0al"]'
 }
 st_write_errors() {
 	inherited_host

@@ -1,6 +1,7 @@
 # A fake host for `nfs-tuned status` (bash, sourced): status_host makes its trees under $T (an
-# empty mountinfo but for /, empty mountstats, fstab and configuration $CONF, the nfsfs,
-# sysfs bdi, run and udev directories) and points the NFS_TUNED_* variables at them, which
+# empty mountinfo but for /, empty mountstats, fstab and configuration $CONF, the nfsfs (its
+# servers file with the header alone: the nfs module loaded, no client yet), sysfs bdi, run
+# and udev directories) and points the NFS_TUNED_* variables at them, which
 # status reads when run without privileges or by root for tests (nfs-tuned(8), ENVIRONMENT).
 status_host() {
 	mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run/mounts" "$T/udev"
@@ -8,6 +9,8 @@ status_host() {
 	echo "21 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw" >"$T/mountinfo"
 	CONF=$T/conf
 	: >"$T/mountstats" >"$CONF" >"$T/fstab"
+	# a kernel with the nfs module loaded and no client yet
+	echo "NV SERVER   PORT USE HOSTNAME" > "$T/nfsfs/servers"
 	chmod 644 "$CONF"
 	export NFS_TUNED_CONFIG=$CONF NFS_TUNED_VENDOR_CONFIG=$T/vendor \
 		NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs NFS_TUNED_SYSFS=$T/sys \

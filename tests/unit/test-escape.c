@@ -35,6 +35,12 @@ static const struct {
         { "x\xe2\x80\xae" "cba", ESCAPE_CONTROL, "x\\xe2\\x80\\xaecba" }, /* U+202E: no byte raw */
         { "\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c\xe2\x80\xa8", ESCAPE_CONTROL,
           "\\xe2\\x80\\x8e\\xe2\\x80\\x8f\\xd8\\x9c\\xe2\\x80\\xa8" }, /* LRM, RLM, ALM, U+2028 */
+        /* JSON: a newline and the four characters \x0a read back apart */
+        { "a\nb", ESCAPE_UTF8 | ESCAPE_BACKSLASH, "a\\x0ab" },
+        { "a\\x0ab", ESCAPE_UTF8 | ESCAPE_BACKSLASH, "a\\x5cx0ab" },
+        { "a\\x0ab", ESCAPE_UTF8, "a\\x0ab" }, /* without the flag: the same as a newline */
+        /* a terminal whose locale is not UTF-8: ASCII alone, every byte of a character */
+        { "/mnt/\xe6\x97\xa5 caf\xe9", ESCAPE_UTF8 | ESCAPE_ASCII, "/mnt/\\xe6\\x97\\xa5 caf\\xe9" },
 };
 /* clang-format on */
 
