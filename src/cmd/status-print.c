@@ -680,13 +680,13 @@ int status_print(const struct status_opts *o, const struct status_report *rep,
 
 /* The textfile as the core formats it (core/statusprom.c): the whole text, or NULL when out
  * of memory. */
-static char *prom_text(const struct status_report *rep, const struct clients *c,
-                       const struct status_inputs *in, size_t *ret_len)
+static char *prom_text(const struct status_opts *o, const struct status_report *rep,
+                       const struct clients *c, const struct status_inputs *in, size_t *ret_len)
 {
         struct strbuf b = { 0 };
 
         if (rep)
-                (void)status_prometheus(&b, rep, c, in, VERSION);
+                (void)status_prometheus(&b, rep, c, in, VERSION, !o->no_transports);
         else
                 (void)status_prometheus_failed(&b, in, VERSION);
         return strbuf_steal(&b, ret_len);
@@ -705,11 +705,12 @@ static int print_prom(const char *text, size_t len)
         return 0;
 }
 
-int status_write_prometheus(const char *file, const struct status_report *rep,
+int status_write_prometheus(const struct status_opts *o, const struct status_report *rep,
                             const struct clients *c, const struct status_inputs *in)
 {
+        const char *file = o->prometheus;
         size_t len;
-        _cleanup_free_ char *text = prom_text(rep, c, in, &len);
+        _cleanup_free_ char *text = prom_text(o, rep, c, in, &len);
         int r;
 
         if (!text) {

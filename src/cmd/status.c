@@ -393,9 +393,9 @@ int cmd_status(const struct status_opts *o, const struct paths *p)
         if (r == 0)
                 r = status_select(o, &s.rep, &v);
         if (r < 0 && r != -ENOMEM && o->prometheus && !v.nomatch)
-                (void)status_write_prometheus(o->prometheus, NULL, NULL, &s.in);
+                (void)status_write_prometheus(o, NULL, NULL, &s.in);
         else if (r == 0 && o->prometheus)
-                r = status_write_prometheus(o->prometheus, &s.rep, &s.clients, &s.in);
+                r = status_write_prometheus(o, &s.rep, &s.clients, &s.in);
         else if (r == 0)
                 r = status_print(o, &s.rep, &v, &s.clients, &s.in);
         else if (r != -ENOMEM && o->json && !v.nomatch)
@@ -428,12 +428,14 @@ const char status_options_help[] = {
         "      --prometheus FILE  write node_exporter's textfile format to FILE\n"
         "                       (atomically; \"-\": standard output) and print nothing;\n"
         "                       no option of the table's shape with it\n"
+        "      --no-transport-series  with --prometheus: leave out the counters of each\n"
+        "                       transport (three series a connection)\n"
         "\n"
         "Exit status: 0 nothing found, 1 findings, 2 an error or an input that could not\n"
         "be read (the answer is not whole).  See nfs-tuned(8).\n"
 };
 
-enum { OPT_PROMETHEUS = 0x100, OPT_OUTPUT_ALL };
+enum { OPT_PROMETHEUS = 0x100, OPT_OUTPUT_ALL, OPT_NO_TRANSPORTS };
 #define OPTSTRING "o:nrJPluT:S:hV"
 
 static const struct option longopts[] = {
@@ -448,6 +450,7 @@ static const struct option longopts[] = {
         { "target", required_argument, NULL, 'T' },
         { "source", required_argument, NULL, 'S' },
         { "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+        { "no-transport-series", no_argument, NULL, OPT_NO_TRANSPORTS },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { 0 },
@@ -474,6 +477,7 @@ int status_read_options(const struct cmd_env *env, bool leading)
                 case 'T': o->target = optarg; break;
                 case 'S': o->source = optarg; break;
                 case OPT_PROMETHEUS: o->prometheus = optarg; break;
+                case OPT_NO_TRANSPORTS: o->no_transports = true; break;
                 case 'h': return cmd_help(env);
                 case 'V': return cmd_version(env);
                 default: fprintf(stderr, "Try 'nfs-tuned -h'.\n"); return STATUS_EX_ERROR;
@@ -507,6 +511,10 @@ static int check_options(const struct status_opts *o)
                 log_error("--prometheus writes the textfile format; %s shapes the table and does "
                           "not apply to it: give one or the other",
                           form);
+                return -1;
+        }
+        if (o->no_transports && !o->prometheus) {
+                log_error("--no-transport-series shapes the textfile: give it with --prometheus");
                 return -1;
         }
         if (o->prometheus && (o->mountpoint || o->target || o->source)) {

@@ -24,6 +24,7 @@ struct status_opts {
         const char *target;     /* -T: the mount that holds this path */
         const char *source;     /* -S: mounts of this source */
         const char *prometheus; /* --prometheus FILE ("-": stdout) */
+        bool no_transports;     /* --no-transport-series: no per-transport counters in it */
 };
 
 /* What is shown of the report: the mounts the arguments select and their findings. */
@@ -59,8 +60,9 @@ int status_select(const struct status_opts *o, const struct status_report *rep,
 int status_print(const struct status_opts *o, const struct status_report *rep,
                  const struct status_view *v, const struct clients *c,
                  const struct status_inputs *in);
-/* rep NULL: status could not decide; the file says so (status_success 0). */
-int status_write_prometheus(const char *file, const struct status_report *rep,
+/* The textfile to o->prometheus; rep NULL: status could not decide; the file says so
+ * (status_success 0). */
+int status_write_prometheus(const struct status_opts *o, const struct status_report *rep,
                             const struct clients *c, const struct status_inputs *in);
 /* -h: the columns and what they show. */
 void status_print_columns_help(void);

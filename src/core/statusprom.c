@@ -83,20 +83,9 @@ static void client_labels(struct strbuf *out, const struct client_key *k, bool f
         label(out, "vers", nfs_version_to_string(k->vers, vbuf, sizeof(vbuf)), false);
 }
 
-/* A figure as a label value: "" when not known. */
-static void figure_label(struct strbuf *out, const char *name, long long v, bool known)
-{
-        char buf[32] = "";
-
-        if (known)
-                snprintf(buf, sizeof(buf), "%lld", v);
-        label(out, name, buf, false);
-}
-
 /*
- * One series per mount point: its facts, and the figures that change only when someone acts
- * (what it asked, its read-ahead now and wanted) as labels, so that a host of many mounts costs
- * one series a mount (the alerts read the findings).
+ * One series per mount point: its facts as labels (value 1). Its figures are gauges of their
+ * own (mount_figures), so that a change moves a line on a graph instead of starting a series.
  */
 static void mount_info(struct strbuf *out, const struct status_mount *row)
 {
@@ -111,10 +100,52 @@ static void mount_info(struct strbuf *out, const struct status_mount *row)
         label(out, "xprtsec_requested", row->tls_req ? row->tls_req : "", false);
         label(out, "set_by", row->set_by->target, false);
         label(out, "record", record_names[row->record], false);
-        figure_label(out, "nconnect_requested", row->req, row->req);
-        figure_label(out, "read_ahead_bytes", (long long)row->ra_now * 1024, row->ra_now >= 0);
-        figure_label(out, "read_ahead_wanted_bytes", (long long)row->ra_want * 1024, row->ra_want);
         strbuf_puts(out, "} 1\n");
+}
+
+enum mount_figure { MF_READ_AHEAD, MF_READ_AHEAD_WANTED, MF_NCONNECT_REQUESTED };
+
+/* A mount's figure; < 0: not known (no bdi read), or none asked (no read-ahead planned, no
+ * nconnect= given): then no series, rather than a 0 that reads as a value. */
+static long long mount_figure(const struct status_mount *row, enum mount_figure fig)
+{
+        switch (fig) {
+        case MF_READ_AHEAD: return row->ra_now >= 0 ? (long long)row->ra_now * 1024 : -1;
+        case MF_READ_AHEAD_WANTED: return row->ra_want ? (long long)row->ra_want * 1024 : -1;
+        case MF_NCONNECT_REQUESTED: return row->req ? (long long)row->req : -1;
+        }
+        return -1;
+}
+
+/* One gauge per top mount point for each figure, labelled by its mount point alone (the
+ * mount_info series of the same mountpoint holds the rest). */
+static void mount_figures(struct strbuf *out, const struct status_report *rep, const bool *hidden)
+{
+        static const struct {
+                const char *name, *help;
+        } figs[] = {
+                [MF_READ_AHEAD] = { "mount_read_ahead_bytes",
+                                    "The read-ahead of an NFS mount's bdi now (read_ahead_kb, in "
+                                    "bytes)." },
+                [MF_READ_AHEAD_WANTED] = { "mount_read_ahead_wanted_bytes",
+                                           "The read-ahead the configuration wants for an NFS "
+                                           "mount (none: no series), in bytes." },
+                [MF_NCONNECT_REQUESTED] = { "mount_nconnect_requested",
+                                            "The nconnect an NFS mount asked for (its options, "
+                                            "the configuration; none: no series)." },
+        };
+
+        for (size_t f = 0; f < ELEMENTSOF(figs); f++) {
+                header(out, figs[f].name, figs[f].help);
+                for (size_t i = 0; i < rep->nmounts; i++) {
+                        long long v = mount_figure(&rep->mounts[i], (enum mount_figure)f);
+                        if (hidden[i] || v < 0)
+                                continue;
+                        strbuf_printf(out, PROM_PREFIX "%s{", figs[f].name);
+                        label(out, "mountpoint", rep->mounts[i].m->target, true);
+                        strbuf_printf(out, "} %lld\n", v);
+                }
+        }
 }
 
 /* One gauge (or counter) per visible client, from its first mount's row; `value` < 0: none. */
@@ -174,7 +205,7 @@ static void per_transport(struct strbuf *out, const struct status_report *rep, c
         }
 }
 
-static void clients(struct strbuf *out, const struct status_report *rep)
+static void clients(struct strbuf *out, const struct status_report *rep, bool transports)
 {
         per_client(out, rep, "client_nconnect",
                    "The nconnect of an NFS client (mountinfo of its mounts).", v_nconnect);
@@ -184,6 +215,8 @@ static void clients(struct strbuf *out, const struct status_report *rep)
         per_client(out, rep, "client_transports_live",
                    "The transports of an NFS client the sunrpc sysfs does not show offline.",
                    v_live);
+        if (!transports)
+                return;
         per_transport(out, rep, "client_transport_sends_total",
                       "RPC requests sent over one transport of an NFS client.", XF_SENDS);
         per_transport(out, rep, "client_transport_receives_total",
@@ -270,7 +303,7 @@ int status_prometheus_failed(struct strbuf *out, const struct status_inputs *in,
 }
 
 int status_prometheus(struct strbuf *out, const struct status_report *rep, const struct clients *c,
-                      const struct status_inputs *in, const char *version)
+                      const struct status_inputs *in, const char *version, bool transports)
 {
         bool *hidden = calloc(rep->nmounts + 1, sizeof(*hidden));
 
@@ -281,12 +314,13 @@ int status_prometheus(struct strbuf *out, const struct status_report *rep, const
         build_info(out, in, version, true);
         header(out, "mount_info",
                "An NFS mount point (the top mount): its export, its NFS "
-               "client's key, the mount that set that client up, what it "
-               "asked for and its read-ahead (value 1).");
+               "client's key, the mount that set that client up, its TLS and "
+               "its record (value 1).");
         for (size_t i = 0; i < rep->nmounts; i++)
                 if (!hidden[i])
                         mount_info(out, &rep->mounts[i]);
-        clients(out, rep);
+        mount_figures(out, rep, hidden);
+        clients(out, rep, transports);
         hidden_clients(out, c);
         findings(out, rep);
         free(hidden);

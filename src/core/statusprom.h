@@ -12,12 +12,12 @@
  * The report in the Prometheus text format for node_exporter's textfile collector, with its
  * label names (mountpoint as node_filesystem_*, export, mountaddr and protocol as
  * node_mountstats_nfs_*): one series per mount point (the top mount of a stacked mount
- * point), the figures of each NFS client and each of its transports once, findings counted by
- * code and mount point, a success gauge per input.  Appended to `out` (the front writes it):
- * 0 or -ENOMEM.
+ * point) and a gauge per mount figure, the figures of each NFS client and (`transports`)
+ * each of its transports once, findings counted by code and mount point, a success gauge per
+ * input.  Appended to `out` (the front writes it): 0 or -ENOMEM.
  */
 int status_prometheus(struct strbuf *out, const struct status_report *rep, const struct clients *c,
-                      const struct status_inputs *in, const char *version);
+                      const struct status_inputs *in, const char *version, bool transports);
 /* When status could not decide (the mount table unreadable): `status_success 0` and the inputs
  * only, so an alert fires instead of the last good file being served on. */
 int status_prometheus_failed(struct strbuf *out, const struct status_inputs *in,

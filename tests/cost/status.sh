@@ -2,7 +2,8 @@
 # Cost of `nfs-tuned status`, as figures (not a pass/fail timing test): 10, 1,000 and 10,000
 # NFS mounts over 250 servers (SERVERS), each with its mountstats entry (4 transports), its bdi and a
 # record of the helper, one in ten asking for more than its client has (a finding each), and
-# an fstab of 100 entries.  The table, --json and --prometheus; wall time per run and max RSS.
+# an fstab of 100 entries.  The table, --json and --prometheus; wall time per run and max RSS;
+# the textfile's series and bytes, with and without the per-transport counters.
 #   status.sh NFS_TUNED [RUNS] [SERVERS]
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -69,4 +70,7 @@ echo "findings at 10,000 mounts: $(grep -c nconnect-inherited "$T/out") mounts w
 # what node_exporter and Prometheus carry: series (lines that are not comments) and bytes
 "$BIN" status --prometheus "$T/out.prom" 2> /dev/null || true
 printf 'textfile at 10,000 mounts over %d clients: %d series, %d bytes\n' "$SERVERS" \
+	"$(grep -vc '^#' "$T/out.prom")" "$(wc -c < "$T/out.prom")"
+"$BIN" status --prometheus "$T/out.prom" --no-transport-series 2> /dev/null || true
+printf '  with --no-transport-series: %d series, %d bytes\n' \
 	"$(grep -vc '^#' "$T/out.prom")" "$(wc -c < "$T/out.prom")"

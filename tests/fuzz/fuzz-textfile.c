@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (status_analyse_mounts(&c, facts, &conf, 4, &rep) < 0)
                 goto out;
         struct strbuf b = { 0 };
-        (void)status_prometheus(&b, &rep, &c, &in, "v");
+        (void)status_prometheus(&b, &rep, &c, &in, "v", size % 2 == 0);
         if ((out_text = strbuf_steal(&b, &len)))
                 check_file(out_text, len);
 out:

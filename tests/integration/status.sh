@@ -247,9 +247,24 @@ st_prometheus_file() {
 	P=$(cat "$T/textfile/nfs-tuned.prom")
 	value_is "files left" "$(ls "$T/textfile")" nfs-tuned.prom "no temporary file stays"
 	OUT=$P
-	out_has 'nfs_tuned_mount_info{mountpoint="/mnt/a",export="filer:/export/a",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="sys",xprtsec="none",xprtsec_requested="",set_by="/mnt/a",record="current",nconnect_requested="4",read_ahead_bytes="15728640",read_ahead_wanted_bytes="15728640"} 1'
-	out_has 'nfs_tuned_mount_info{mountpoint="/mnt/q\"uote",export="10.99.0.1:/export/b",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="krb5p",xprtsec="none",xprtsec_requested="",set_by="/mnt/a",record="none",nconnect_requested="",read_ahead_bytes="131072",' "not known: empty"
+	out_has 'nfs_tuned_mount_info{mountpoint="/mnt/a",export="filer:/export/a",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="sys",xprtsec="none",xprtsec_requested="",set_by="/mnt/a",record="current"} 1'
+	out_has 'nfs_tuned_mount_info{mountpoint="/mnt/q\"uote",export="10.99.0.1:/export/b",mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",sec="krb5p",xprtsec="none",xprtsec_requested="",set_by="/mnt/a",record="none"} 1'
+	# the figures, a gauge each, for graphs and thresholds; none asked: no series
+	out_has 'nfs_tuned_mount_read_ahead_bytes{mountpoint="/mnt/a"} 15728640'
+	out_has 'nfs_tuned_mount_read_ahead_wanted_bytes{mountpoint="/mnt/a"} 15728640'
+	out_has 'nfs_tuned_mount_nconnect_requested{mountpoint="/mnt/a"} 4'
+	out_has 'nfs_tuned_mount_read_ahead_bytes{mountpoint="/mnt/q\"uote"} 131072'
+	out_lacks 'nfs_tuned_mount_nconnect_requested{mountpoint="/mnt/q\"uote"}' "it asked for none"
 	out_has 'nfs_tuned_client_transports{mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1"} 4'
+	out_has 'nfs_tuned_client_transport_sends_total{mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1",transport="3"} 0'
+	# --no-transport-series: the same file but the counters of each transport
+	run --prometheus - --no-transport-series
+	status_is 1 "findings, still written"
+	out_lacks 'nfs_tuned_client_transport_sends_total'; out_lacks 'nfs_tuned_client_transport_receives_total'
+	out_lacks 'nfs_tuned_client_transport_backlog_total'
+	out_has 'nfs_tuned_client_transports{mountaddr="10.99.0.1",port="2049",protocol="tcp",vers="4.1"} 4'
+	out_has 'nfs_tuned_mount_read_ahead_bytes{mountpoint="/mnt/a"} 15728640'
+	OUT=$P
 	out_has 'nfs_tuned_findings{code="krb5-multi-connection",mountpoint="/mnt/q\"uote"} 1'
 	out_has 'nfs_tuned_status_success 1'
 	# an unwritable directory: exit 2, the old file stays
@@ -319,6 +334,9 @@ st_prometheus_refuses_table_options() {
 	err_has "--output shapes the table"
 	run --prometheus -
 	status_is 0 "alone it writes the textfile"
+	run --no-transport-series
+	status_is 2 "--no-transport-series without --prometheus"
+	err_has "nfs-tuned: --no-transport-series shapes the textfile: give it with --prometheus"
 }
 st_config_error_is_a_finding() {
 	conf '[global]' 'nconnect = 99'

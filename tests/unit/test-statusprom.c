@@ -40,8 +40,9 @@ static const struct {
         { OPTS(",nconnect=4"), UTF8, "srv:/u", 45, { NULL, NULL, &ea, 4, 0, 1024 } },
 };
 
-/* The report of the table above, and what status_prometheus() wrote for it. */
-static char *prometheus_of(struct status_report *rep)
+/* The report of the table above, and what status_prometheus() wrote for it (`transports`:
+ * with the counters of each transport). */
+static char *prometheus_of(struct status_report *rep, bool transports)
 {
         struct clients c = { 0 };
         struct config conf = { 0 };
@@ -69,7 +70,7 @@ static char *prometheus_of(struct status_report *rep)
         struct status_inputs in = { 0 };
         ck_assert_int_eq(status_inputs_add(&in, IN_BDI, "x"), 0);
         struct strbuf out = { 0 };
-        ck_assert_int_eq(status_prometheus(&out, rep, &c, &in, "1.2\"3"), 0);
+        ck_assert_int_eq(status_prometheus(&out, rep, &c, &in, "1.2\"3", transports), 0);
         status_inputs_done(&in);
         ck_assert_ptr_nonnull((text = strbuf_steal(&out, NULL)));
         config_done(&conf);
@@ -97,12 +98,18 @@ static const char *const present[] = {
         "nfs_tuned_input_success{input=\"mountinfo\"} 1\n",
         "nfs_tuned_input_success{input=\"nfsmount_conf\"} 1\n",
         "nfs_tuned_mount_info{mountpoint=\"/a\",export=\"srv:/a\"," CLIENT ",sec=\"sys\",xprtsec=\"none\","
-        "xprtsec_requested=\"none\",set_by=\"/a\",record=\"none\",nconnect_requested=\"8\",read_ahead_bytes=\"2097152\","
-        "read_ahead_wanted_bytes=\"1048576\"} 1\n",
-        /* not known: an empty label, the series stays */
+        "xprtsec_requested=\"none\",set_by=\"/a\",record=\"none\"} 1\n",
         "nfs_tuned_mount_info{" ODD_LABEL ",export=\"srv:/odd\"," CLIENT ",sec=\"sys\",xprtsec=\"none\","
-        "xprtsec_requested=\"\",set_by=\"/a\",record=\"none\",nconnect_requested=\"\",read_ahead_bytes=\"\","
-        "read_ahead_wanted_bytes=\"1048576\"} 1\n",
+        "xprtsec_requested=\"\",set_by=\"/a\",record=\"none\"} 1\n",
+        /* the figures, a gauge each: the one not known (ODD's bdi) and none asked (ODD's
+         * nconnect) have no series */
+        "nfs_tuned_mount_read_ahead_bytes{mountpoint=\"/a\"} 2097152\n",
+        "nfs_tuned_mount_read_ahead_wanted_bytes{mountpoint=\"/a\"} 1048576\n",
+        "nfs_tuned_mount_nconnect_requested{mountpoint=\"/a\"} 8\n",
+        "nfs_tuned_mount_read_ahead_wanted_bytes{" ODD_LABEL "} 1048576\n",
+        "nfs_tuned_mount_read_ahead_bytes{mountpoint=\"/s\"} 1048576\n",
+        "nfs_tuned_mount_nconnect_requested{mountpoint=\"/s\"} 4\n",
+        "# TYPE nfs_tuned_mount_read_ahead_bytes gauge\n",
         "nfs_tuned_mount_info{mountpoint=\"/s\",export=\"srv:/s2\",",
         "nfs_tuned_mount_info{" LATIN1_LABEL ",",
         "nfs_tuned_mount_info{mountpoint=\"" UTF8 "\",",
@@ -132,9 +139,12 @@ static const char *const present[] = {
 /* What must not be there: the mount hidden under /s, raw bytes a label escapes. */
 static const char *const absent[] = {
         "export=\"srv:/s1\"",
-        "read_ahead_bytes=\"131072\"", /* /s1's read-ahead */
-        "\nc\"",                       /* a raw newline in a label */
-        "\xe9",                        /* a byte that is not UTF-8 */
+        "} 131072\n",                              /* /s1's read-ahead */
+        "nconnect_requested{mountpoint=\"/s\"} 2", /* what /s1 asked */
+        "read_ahead_bytes{" ODD_LABEL,             /* not known */
+        "nconnect_requested{" ODD_LABEL,           /* none asked */
+        "\nc\"",                                   /* a raw newline in a label */
+        "\xe9",                                    /* a byte that is not UTF-8 */
         "transport=\"4\"",
         "target=",
 };
@@ -142,7 +152,7 @@ static const char *const absent[] = {
 START_TEST(test_prometheus)
 {
         struct status_report rep = { 0 };
-        char *text = prometheus_of(&rep);
+        char *text = prometheus_of(&rep, true);
 
         for (size_t i = 0; i < ELEMS(present); i++)
                 ck_assert_msg(count(text, present[i]) == 1, "once: '%s' in\n%s", present[i], text);
@@ -152,7 +162,10 @@ START_TEST(test_prometheus)
         ck_assert_uint_eq(count(text, "\nnfs_tuned_mount_info{"), 5);
         ck_assert_uint_eq(count(text, "\nnfs_tuned_client_nconnect{"), 1);
         ck_assert_uint_eq(count(text, "\nnfs_tuned_client_transport_sends_total{"), 4);
-        ck_assert_uint_eq(count(text, "mountpoint=\"/s\""), 3);
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_mount_read_ahead_bytes{"), 4);
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_mount_read_ahead_wanted_bytes{"), 5);
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_mount_nconnect_requested{"), 2);
+        ck_assert_uint_eq(count(text, "mountpoint=\"/s\""), 6);
         ck_assert_uint_eq(count(text, "\nnfs_tuned_findings{"), 7);
         ck_assert_uint_eq(count(text, "\nnfs_tuned_input_success{"), IN__MAX);
         /* every line is a comment or a series with a value */
@@ -167,6 +180,25 @@ START_TEST(test_prometheus)
 }
 END_TEST
 
+/* --no-transport-series: the same file without the three counters of each transport, the
+ * client's own gauges kept. */
+START_TEST(test_prometheus_no_transports)
+{
+        struct status_report rep = { 0 };
+        char *text = prometheus_of(&rep, false);
+
+        ck_assert_uint_eq(count(text, "client_transport_sends_total"), 0);
+        ck_assert_uint_eq(count(text, "client_transport_receives_total"), 0);
+        ck_assert_uint_eq(count(text, "client_transport_backlog_total"), 0);
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_client_nconnect{" CLIENT "} 4\n"), 1);
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_client_transports_live{" CLIENT "} 4\n"), 1);
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_mount_info{"), 5);
+        ck_assert_uint_eq(count(text, "\nnfs_tuned_findings{"), 7);
+        free(text);
+        status_report_done(&rep);
+}
+END_TEST
+
 START_TEST(test_prometheus_empty)
 {
         struct status_report rep = { 0 };
@@ -174,7 +206,7 @@ START_TEST(test_prometheus_empty)
         struct strbuf out = { 0 };
         struct status_inputs in = { 0 };
 
-        ck_assert_int_eq(status_prometheus(&out, &rep, &c, &in, ""), 0);
+        ck_assert_int_eq(status_prometheus(&out, &rep, &c, &in, "", true), 0);
         char *text = strbuf_steal(&out, NULL);
         ck_assert_ptr_nonnull(text);
         ck_assert_ptr_nonnull(strstr(text, "nfs_tuned_build_info{version=\"\"} 1\n"));
@@ -190,6 +222,7 @@ static Suite *make_suite(void)
         Suite *s = suite_create("statusprom");
         TCase *tc = tcase_create("core");
         tcase_add_test(tc, test_prometheus);
+        tcase_add_test(tc, test_prometheus_no_transports);
         tcase_add_test(tc, test_prometheus_empty);
         suite_add_tcase(s, tc);
         return s;
