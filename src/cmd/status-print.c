@@ -420,6 +420,8 @@ static int mount_lines(struct libscols_table *tb, const struct status_opts *o,
                        const struct status_report *rep, const struct status_view *v, const int *ids,
                        size_t n)
 {
+        int flags = text_flags(o); /* the locale asked once, not per cell */
+
         for (size_t j = 0; j < rep->nmounts; j++) {
                 struct libscols_line *ln;
                 char buf[4096];
@@ -430,7 +432,7 @@ static int mount_lines(struct libscols_table *tb, const struct status_opts *o,
                 for (size_t i = 0; i < n; i++) {
                         cell(ids[i], o->json, rep, &rep->mounts[j], buf, sizeof(buf));
                         bool ours = o->json && is_array(cols[ids[i]].json);
-                        if (set_cell(ln, i, buf, ours ? 0 : text_flags(o)) < 0)
+                        if (set_cell(ln, i, buf, ours ? 0 : flags) < 0)
                                 return -ENOMEM;
                 }
         }
