@@ -55,3 +55,18 @@ void mount_record_add_dev(struct mount_ctx *m)
                          "matches it by source and mount point only",
                          m->env->paths->rundir, RECORD_SUBDIR, strerror(-r));
 }
+
+void mount_record_add_rtt(struct mount_ctx *m, unsigned long rtt_us)
+{
+        char line[MOUNT_RECORD_LINE_STRLEN];
+        int r;
+
+        if (m->recordfd < 0 || !rtt_us)
+                return;
+        /* so the udev rule and status size auto's window from the same round trip */
+        mount_record_format_rtt(rtt_us, line);
+        if ((r = record_add_line(m->recordfd, line)) < 0)
+                log_info("cannot add the round trip to the plan in %s/%s: %s; nfs-tuned status "
+                         "expects auto's largest window on this mount",
+                         m->env->paths->rundir, RECORD_SUBDIR, strerror(-r));
+}

@@ -156,6 +156,10 @@ int report_exec(const struct mount_ctx *m)
                 log_info("read-ahead: left alone (read_ahead_kb not set)");
         else if (set->read_ahead.kind == READ_AHEAD_KB)
                 log_info("read-ahead: %lu KiB on the new superblock's bdi", set->read_ahead.n);
+        else if (set->read_ahead.kind == READ_AHEAD_AUTO)
+                log_info("read-ahead: auto on the new superblock's bdi: sized from its round trip "
+                         "and %lu MiB/s, %lu to %lu KiB",
+                         set->read_ahead.bw, READ_AHEAD_AUTO_MIN, set->read_ahead.n);
         else
                 log_info("read-ahead: %lu x the effective rsize on the new superblock's bdi",
                          set->read_ahead.n);

@@ -32,6 +32,7 @@
 #include "sys/creds.h"
 #include "sys/hostfiles.h"
 #include "sys/mounttable.h"
+#include "sys/rpcrtt.h"
 #include "sys/record.h"
 
 /* How long to wait for udev to finish the new bdi's add event before writing anyway. */
@@ -324,6 +325,10 @@ static void describe_udev(struct mount_ctx *m, bool sees, enum udev_rule_state s
                          "udev's rule %s writes the same value last in the bdi's event "
                          "(after nfs-utils' nfsrahead): written at once, no wait for udev",
                          path);
+        else if (m->set.read_ahead.kind == READ_AHEAD_AUTO)
+                snprintf(b, n,
+                         "read_ahead_kb = auto is sized from the round trip measured once "
+                         "mounted: written after udev's bdi event");
         else if (!sees)
                 snprintf(b, n,
                          "udev runs in other namespaces than this mount (%s), where its "
@@ -364,7 +369,8 @@ static int read_ahead_udev_prepare(struct mount_ctx *m)
                         return -ENOMEM;
                 st = whole ? udev_rule_state(rules, n, &path) : UDEV_RULE_ABSENT;
         }
-        m->ra_udev = read_ahead_udev_decide(running, st == UDEV_RULE_LAST, sees);
+        m->ra_udev = read_ahead_udev_decide(running, st == UDEV_RULE_LAST, sees,
+                                            m->set.read_ahead.kind == READ_AHEAD_AUTO);
         describe_udev(m, sees, st, path);
         udev_rules_free(rules, n);
         if (m->ra_udev != READ_AHEAD_UDEV_WAIT || m->env->cl->fake)
@@ -479,18 +485,61 @@ static enum stage_result mount_verify(struct mount_ctx *m)
         return STAGE_NEXT;
 }
 
+/* read_ahead_kb = auto: the new mount's round trip so far (mountstats' per-op figures), in
+ * microseconds; 0 when none is known (said why). */
+static unsigned long mount_rtt_us(struct mount_ctx *m)
+{
+        struct rpc_rtt rtt = { 0 };
+        unsigned long us = 0;
+        int r = read_rpc_rtt(m->env->paths, m->dir, &rtt);
+
+        if (r < 0 && r != -ESRCH)
+                log_info("read-ahead: auto: cannot read %s (%s): no round trip known",
+                         m->env->paths->mountstats, strerror(-r));
+        else if (!rtt.ops)
+                log_info("read-ahead: auto: %s shows no RPC of %s yet: no round trip known",
+                         m->env->paths->mountstats, m->dir);
+        else {
+                us = read_ahead_rtt_us(rtt.ops, rtt.rtt_ms, rtt.kinds);
+                log_info("read-ahead: auto: round trip %lu.%03lu ms (%llu RPCs, %llu ms in "
+                         "all), bandwidth %lu MiB/s%s",
+                         us / 1000, us % 1000, (unsigned long long)rtt.ops,
+                         (unsigned long long)rtt.rtt_ms, m->set.read_ahead.bw,
+                         merged_find(&m->merged, "read_ahead_bandwidth")
+                                 ? " (read_ahead_bandwidth)"
+                                 : " (the default; read_ahead_bandwidth sets it)");
+        }
+        return us;
+}
+
 /* Only a new superblock has a bdi of its own; a failure is a warning, the mount stays. */
 static enum stage_result mount_read_ahead(struct mount_ctx *m)
 {
+        bool is_auto = m->set.read_ahead.kind == READ_AHEAD_AUTO;
         struct read_ahead_plan plan = read_ahead_plan(&m->set.read_ahead, m->newm.dev,
-                                                      m->newm.rsize, m->sbs, m->nsbs);
+                                                      m->newm.rsize, 0, m->sbs, m->nsbs);
         unsigned maj = major(m->newm.dev), min = minor(m->newm.dev);
-        unsigned long old = 0, now = 0, page_kb = bdi_page_kb();
+        unsigned long old = 0, now = 0, page_kb = bdi_page_kb(), rtt = 0;
         long waited = 0;
         int r;
 
         if (plan.step == READ_AHEAD_LEAVE)
                 return STAGE_NEXT;
+        if (is_auto && plan.step == READ_AHEAD_WRITE) {
+                rtt = mount_rtt_us(m);
+                plan = read_ahead_plan(&m->set.read_ahead, m->newm.dev, m->newm.rsize, rtt, m->sbs,
+                                       m->nsbs);
+                if (rtt)
+                        log_info("read-ahead: auto: %lu KiB (%d x (bandwidth x round trip + "
+                                 "rsize), between %lu and %lu KiB)",
+                                 plan.kb, READ_AHEAD_AUTO_FACTOR, READ_AHEAD_AUTO_MIN,
+                                 m->set.read_ahead.n);
+                else
+                        log_info("read-ahead: auto: %lu KiB, its largest window (auto:MAX), "
+                                 "as no round trip is known",
+                                 plan.kb);
+                mount_record_add_rtt(m, rtt);
+        }
         if (plan.step == READ_AHEAD_SHARED) {
                 log_info("read-ahead: %s shares the superblock (bdi %u:%u) of an earlier mount; "
                          "its read-ahead is left alone",

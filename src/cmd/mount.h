@@ -19,6 +19,8 @@ int report_exec(const struct mount_ctx *m);
  */
 void mount_leave_record(struct mount_ctx *m);
 void mount_record_add_dev(struct mount_ctx *m);
+/* read_ahead_kb = auto: the round trip its window was sized from (none: nothing added). */
+void mount_record_add_rtt(struct mount_ctx *m, unsigned long rtt_us);
 
 /*
  * A mount that would create a client claims its key (cmd/mount-claim.c): under the key's lock

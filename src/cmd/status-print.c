@@ -47,6 +47,7 @@ enum {
         COL_XPRT_BACKLOG,
         COL_RA,
         COL_RA_WANT,
+        COL_RA_RTT,
         COL_RECORD,
         COL_MAJMIN,
         COL_FINDINGS,
@@ -106,7 +107,9 @@ static const struct colinfo cols[COL__MAX] = {
         [COL_RA] = { "RA-KB", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
                      "read_ahead_kb of its bdi now (KiB)" },
         [COL_RA_WANT] = { "RA-WANT-KB", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-                          "read_ahead_kb the configuration gives it (KiB)" },
+                          "read_ahead_kb the configuration gives it (KiB; auto=N: auto's)" },
+        [COL_RA_RTT] = { "RA-RTT-MS", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+                         "read_ahead_kb = auto: the round trip its window is sized from (ms)" },
         [COL_RECORD] = { "RECORD", 7, 0, SCOLS_JSON_STRING,
                          "the helper's mount record: current, stale (empty: none)" },
         [COL_MAJMIN] = { "MAJ:MIN", 6, 0, SCOLS_JSON_STRING, "the superblock's device (its bdi)" },
@@ -340,7 +343,16 @@ static void cell(int id, bool json, const struct status_report *rep, const struc
         case COL_XPRT_RECVS:
         case COL_XPRT_BACKLOG: per_xprt(r, id, buf, n, json ? "\n" : ","); break;
         case COL_RA: number(buf, n, r->ra_now, r->ra_now >= 0); break;
-        case COL_RA_WANT: number(buf, n, (long long)r->ra_want, r->ra_want); break;
+        case COL_RA_WANT:
+                if (r->ra_auto && !json)
+                        snprintf(buf, n, "auto=%lu", r->ra_want);
+                else
+                        number(buf, n, (long long)r->ra_want, r->ra_want);
+                break;
+        case COL_RA_RTT:
+                if (r->ra_rtt_us)
+                        snprintf(buf, n, "%lu.%03lu", r->ra_rtt_us / 1000, r->ra_rtt_us % 1000);
+                break;
         case COL_RECORD: s = record_names[r->record]; break;
         case COL_MAJMIN: snprintf(buf, n, "%u:%u", major(m->dev), minor(m->dev)); break;
         case COL_FINDINGS: codes_of(rep, r, buf, n, json ? "\n" : ","); break;

@@ -22,6 +22,7 @@
 #include "sys/conffile.h"
 #include "sys/creds.h"
 #include "sys/record.h"
+#include "sys/rpcrtt.h"
 
 /* How long an NFS volume's mountinfo line is waited for: in the lab it was there at the
  * first look for every one of 75 events (README, Benchmark); the bound is for a mount made in
@@ -71,8 +72,20 @@ static void log_change(const struct bdi_owner *o, dev_t dev, unsigned long old,
                 snprintf(who, sizeof(who), "server %s, mounted in another mount namespace",
                          nfs_addr_to_string(&o->volume_addr, abuf));
         describe_from(d, from, sizeof(from));
-        log_at(SEV_NOTICE, "bdi %u:%u %s: read_ahead_kb %lu -> %lu (%s)", major(dev), minor(dev),
-               who, old, d->plan.kb, from);
+        if (d->setting.kind == READ_AHEAD_AUTO && d->rtt_us)
+                log_at(SEV_NOTICE,
+                       "bdi %u:%u %s: read_ahead_kb %lu -> %lu (%s: auto, round trip %lu.%03lu "
+                       "ms, bandwidth %lu MiB/s)",
+                       major(dev), minor(dev), who, old, d->plan.kb, from, d->rtt_us / 1000,
+                       d->rtt_us % 1000, d->setting.bw);
+        else if (d->setting.kind == READ_AHEAD_AUTO)
+                log_at(SEV_NOTICE,
+                       "bdi %u:%u %s: read_ahead_kb %lu -> %lu (%s: auto, no round trip known: "
+                       "its largest window)",
+                       major(dev), minor(dev), who, old, d->plan.kb, from);
+        else
+                log_at(SEV_NOTICE, "bdi %u:%u %s: read_ahead_kb %lu -> %lu (%s)", major(dev),
+                       minor(dev), who, old, d->plan.kb, from);
 }
 
 /* A bg mount that landed after the helper returned: the check the helper could not make. */
@@ -119,6 +132,14 @@ static int decide_and_print(const struct cmd_env *env, dev_t dev, const struct b
         };
         if (bdi_event_decide(&conf, &ev, &d) < 0)
                 return -ENOMEM;
+        /* auto, and no round trip of the mount path's: the one the kernel measured so far */
+        struct rpc_rtt rtt = { 0 };
+        if (d.setting.kind == READ_AHEAD_AUTO && !d.rtt_from_record && mounted &&
+            read_rpc_rtt(p, o->mount.target, &rtt) == 0 && rtt.ops) {
+                ev.rtt_us = read_ahead_rtt_us(rtt.ops, rtt.rtt_ms, rtt.kinds);
+                if (bdi_event_decide(&conf, &ev, &d) < 0)
+                        return -ENOMEM;
+        }
         if (d.nconnect_differs)
                 log_bg_mismatch(&o->mount, &rec);
         if (d.tls_lacking)

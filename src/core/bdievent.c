@@ -2,6 +2,7 @@
 #include "core/bdievent.h"
 
 #include <errno.h>
+#include <stdio.h>
 
 #include "core/merge.h"
 #include "core/plan.h"
@@ -11,11 +12,16 @@
 /* The record's setting as a command line, so that it beats every section as -o does. */
 static int record_cmdline(const struct mount_record *r, struct optlist *ret)
 {
-        char ra[READ_AHEAD_STRLEN];
+        char ra[READ_AHEAD_STRLEN], bw[24];
+        int rc;
 
         if (!r)
                 return 0;
-        return optlist_add(ret, "read_ahead_kb", read_ahead_to_string(&r->read_ahead, ra));
+        rc = optlist_add(ret, "read_ahead_kb", read_ahead_to_string(&r->read_ahead, ra));
+        if (rc < 0 || r->read_ahead.kind != READ_AHEAD_AUTO || !r->read_ahead.bw)
+                return rc;
+        snprintf(bw, sizeof(bw), "%lu", r->read_ahead.bw);
+        return optlist_add(ret, "read_ahead_bandwidth", bw);
 }
 
 int bdi_event_decide(const struct config *c, const struct bdi_event *ev, struct bdi_decision *ret)
@@ -51,8 +57,13 @@ int bdi_event_decide(const struct config *c, const struct bdi_event *ev, struct 
                 d.line = o->line;
         }
         d.setting = set.read_ahead;
+        if (set.read_ahead.kind == READ_AHEAD_AUTO) {
+                /* the mount path's: what it measured, or none (it wrote MAX) */
+                d.rtt_from_record = rec != NULL;
+                d.rtt_us = rec ? rec->rtt_us : ev->rtt_us;
+        }
         /* the event is for a new bdi: no earlier superblock shares it */
-        d.plan = read_ahead_plan(&set.read_ahead, ev->dev, m ? m->rsize : 0, NULL, 0);
+        d.plan = read_ahead_plan(&set.read_ahead, ev->dev, m ? m->rsize : 0, d.rtt_us, NULL, 0);
         d.nconnect_differs = rec && rec->bg && rec->nconnect && m->nconnect != rec->nconnect;
         /* a bg mount's verification is this one: the mount path had gone when it landed */
         d.tls_lacking = rec && rec->bg && m &&

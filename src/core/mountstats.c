@@ -50,7 +50,7 @@ static int feed_device(struct mountstats *s, const char *line)
 {
         const char *on = strstr(line, " mounted on "), *with, *type;
 
-        s->in_nfs = false;
+        s->in_nfs = s->in_ops = false;
         if (!on || !(with = strstr(on + 12, " with fstype ")))
                 return 0;
         type = with + 13;
@@ -152,8 +152,14 @@ int mountstats_feed(struct mountstats *s, const char *line)
         if (startswith(line, "device "))
                 return feed_device(s, line);
         const char *t = line + strspn(line, " \t");
-        if (s->in_nfs && startswith(t, "xprt:"))
+        if (!s->in_nfs)
+                return 0;
+        if (startswith(t, "xprt:"))
                 return feed_xprt(&s->v[s->n - 1], t + 5);
+        if (startswith(t, "per-op statistics"))
+                s->in_ops = true;
+        else if (s->in_ops)
+                rpc_rtt_add(&s->v[s->n - 1].rtt, t);
         return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "core/addr.h"
+#include "core/rpcrtt.h"
 #include "shared/hash.h"
 
 /*
@@ -26,6 +27,7 @@ struct mountstats_entry {
         struct xprt_stats *xprts; /* the well-formed xprt: lines, in the file's order */
         size_t nxprts;
         unsigned bad_xprts; /* xprt: lines not understood: not counted */
+        struct rpc_rtt rtt; /* its per-op statistics summed */
         bool taken;
 };
 
@@ -34,6 +36,7 @@ struct mountstats {
         size_t n;
         struct hindex index; /* by target */
         bool in_nfs;         /* the lines read belong to v[n - 1] */
+        bool in_ops;         /* ... and are its per-op statistics */
 };
 
 void mountstats_done(struct mountstats *s);

@@ -110,7 +110,10 @@ static int check_not_empty(const char *v)
 static const struct optdef optmap[] = {
         /* the helper's own keys */
         ROW("read_ahead_kb", NULL, OPTF_HELPER, check_read_ahead,
-            "a size in KiB (15360), a multiple of rsize (15x) or keep"),
+            "a size in KiB (15360), a multiple of rsize (15x), auto, auto:MAX (KiB) or keep"),
+        NUMBER("read_ahead_bandwidth", NULL, OPTF_HELPER, NULL,
+               "the path's bandwidth in MiB/s, from 1 to " STRINGIFY(READ_AHEAD_BW_MAX_N), 1,
+               READ_AHEAD_BW_MAX),
         ROW("nconnect_policy", NULL, OPTF_HELPER, check_nconnect_policy, "warn, refuse or follow"),
         ROW("krb5_policy", NULL, OPTF_HELPER, check_krb5_policy, "warn or refuse"),
         ROW("tls_policy", NULL, OPTF_HELPER, check_tls_policy, "refuse or warn"),

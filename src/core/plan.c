@@ -33,6 +33,8 @@ int plan_settings(const struct merged *m, struct settings *ret, const struct mer
         /* checked above: these parse */
         if ((o = merged_find(m, "read_ahead_kb")))
                 (void)read_ahead_parse(o->opt.value, &s.read_ahead);
+        if (s.read_ahead.kind == READ_AHEAD_AUTO && (o = merged_find(m, "read_ahead_bandwidth")))
+                (void)opt_number("read_ahead_bandwidth", o->opt.value, &s.read_ahead.bw);
         if ((o = merged_find(m, "nconnect_policy")))
                 (void)policy_parse(o->opt.value, &s.nconnect_policy);
         if ((o = merged_find(m, "krb5_policy")))

@@ -17,7 +17,18 @@ int read_ahead_parse(const char *s, struct read_ahead *ret)
         if (!s)
                 return -EINVAL;
         if (streq(s, "keep")) {
-                *ret = (struct read_ahead){ READ_AHEAD_KEEP, 0 };
+                *ret = (struct read_ahead){ READ_AHEAD_KEEP, 0, 0 };
+                return 0;
+        }
+        if (streq(s, "auto")) {
+                *ret = (struct read_ahead){ READ_AHEAD_AUTO, READ_AHEAD_AUTO_MAX,
+                                            READ_AHEAD_BW_DEFAULT };
+                return 0;
+        }
+        if (startswith(s, "auto:")) {
+                if (parse_uint(s + 5, READ_AHEAD_AUTO_MIN, READ_AHEAD_KB_MAX, &n) < 0)
+                        return -EINVAL;
+                *ret = (struct read_ahead){ READ_AHEAD_AUTO, n, READ_AHEAD_BW_DEFAULT };
                 return 0;
         }
         len = strlen(s);
@@ -28,12 +39,12 @@ int read_ahead_parse(const char *s, struct read_ahead *ret)
                 buf[len - 1] = '\0';
                 if (parse_uint(buf, 1, READ_AHEAD_MULT_MAX, &n) < 0)
                         return -EINVAL;
-                *ret = (struct read_ahead){ READ_AHEAD_RSIZE_MULT, n };
+                *ret = (struct read_ahead){ READ_AHEAD_RSIZE_MULT, n, 0 };
                 return 0;
         }
         if (parse_uint(s, 1, READ_AHEAD_KB_MAX, &n) < 0)
                 return -EINVAL;
-        *ret = (struct read_ahead){ READ_AHEAD_KB, n };
+        *ret = (struct read_ahead){ READ_AHEAD_KB, n, 0 };
         return 0;
 }
 
@@ -41,15 +52,44 @@ const char *read_ahead_to_string(const struct read_ahead *ra, char buf[static RE
 {
         if (ra->kind == READ_AHEAD_KEEP)
                 snprintf(buf, READ_AHEAD_STRLEN, "keep");
+        else if (ra->kind == READ_AHEAD_AUTO && ra->n == READ_AHEAD_AUTO_MAX)
+                snprintf(buf, READ_AHEAD_STRLEN, "auto");
+        else if (ra->kind == READ_AHEAD_AUTO)
+                snprintf(buf, READ_AHEAD_STRLEN, "auto:%lu", ra->n);
         else
                 snprintf(buf, READ_AHEAD_STRLEN, "%lu%s", ra->n,
                          ra->kind == READ_AHEAD_RSIZE_MULT ? "x" : "");
         return buf;
 }
 
-unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize)
+static unsigned long auto_kb(const struct read_ahead *ra, unsigned long rsize, unsigned long rtt_us)
+{
+        unsigned long cap = ra->n < READ_AHEAD_AUTO_MIN ? READ_AHEAD_AUTO_MIN : ra->n;
+
+        if (!rtt_us)
+                return cap;
+        /* what the path holds in one round trip, in KiB (MiB/s x 1024 x us / 10^6), plus one
+         * read of rsize (its time on the wire adds to the round trip): FACTOR times that */
+        unsigned long long want = ((unsigned long long)ra->bw * 1024 * rtt_us + 999999) / 1000000;
+        want = (want + rsize / 1024) * READ_AHEAD_AUTO_FACTOR;
+        unsigned long kb = READ_AHEAD_AUTO_MIN;
+        while (kb < want && kb < cap)
+                kb *= 2;
+        return kb > cap ? cap : kb;
+}
+
+unsigned long read_ahead_rtt_us(unsigned long long ops, unsigned long long rtt_ms, unsigned kinds)
+{
+        if (!ops)
+                return 0;
+        unsigned long long us = (rtt_ms * 1000 + kinds * 500ULL) / ops;
+        return us ? (unsigned long)(us > 60000000ULL ? 60000000ULL : us) : 1;
+}
+
+unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize, unsigned long rtt_us)
 {
         switch (ra->kind) {
+        case READ_AHEAD_AUTO: return auto_kb(ra, rsize, rtt_us);
         case READ_AHEAD_KB: return ra->n;
         case READ_AHEAD_RSIZE_MULT: {
                 unsigned long kb = ra->n * (rsize / 1024);
@@ -61,9 +101,9 @@ unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize)
 }
 
 struct read_ahead_plan read_ahead_plan(const struct read_ahead *ra, dev_t dev, unsigned long rsize,
-                                       const dev_t *sbs, size_t nsbs)
+                                       unsigned long rtt_us, const dev_t *sbs, size_t nsbs)
 {
-        unsigned long kb = read_ahead_kb(ra, rsize);
+        unsigned long kb = read_ahead_kb(ra, rsize, rtt_us);
 
         if (!kb)
                 return (struct read_ahead_plan){ READ_AHEAD_LEAVE, 0 };
@@ -79,10 +119,12 @@ bool read_ahead_readback_ok(unsigned long wanted, unsigned long now, unsigned lo
         return now == wanted || (page_kb && now == wanted / page_kb * page_kb);
 }
 
-enum read_ahead_udev read_ahead_udev_decide(bool udev_running, bool rule_last, bool udev_sees_mount)
+enum read_ahead_udev read_ahead_udev_decide(bool udev_running, bool rule_last, bool udev_sees_mount,
+                                            bool auto_window)
 {
         if (!udev_running)
                 return READ_AHEAD_UDEV_NONE;
         /* the rule would leave nfsrahead's value on a mount it cannot see (exit 1: no write) */
-        return rule_last && udev_sees_mount ? READ_AHEAD_UDEV_RULE : READ_AHEAD_UDEV_WAIT;
+        return rule_last && udev_sees_mount && !auto_window ? READ_AHEAD_UDEV_RULE
+                                                            : READ_AHEAD_UDEV_WAIT;
 }

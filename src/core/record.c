@@ -87,23 +87,35 @@ void mount_record_format_dev(dev_t dev, char buf[static MOUNT_RECORD_DEV_STRLEN]
         snprintf(buf, MOUNT_RECORD_DEV_STRLEN, "dev=%u:%u\n", major(dev), minor(dev));
 }
 
+void mount_record_format_rtt(unsigned long rtt_us, char buf[static MOUNT_RECORD_LINE_STRLEN])
+{
+        snprintf(buf, MOUNT_RECORD_LINE_STRLEN, "read_ahead_rtt_us=%lu\n", rtt_us);
+}
+
 int mount_record_format(const struct mount_record *r, char **ret)
 {
-        char ra[READ_AHEAD_STRLEN], dev[MOUNT_RECORD_DEV_STRLEN] = "";
+        char ra[READ_AHEAD_STRLEN + 40], dev[MOUNT_RECORD_DEV_STRLEN] = "",
+                                         rtt[MOUNT_RECORD_LINE_STRLEN] = "";
 
         if (strchr(r->spec, '\n') || strchr(r->target, '\n') || strchr(r->server, '\n'))
                 return -EINVAL;
         read_ahead_to_string(&r->read_ahead, ra);
+        /* auto's bandwidth, so that the udev rule and status size the window as the mount did */
+        if (r->read_ahead.kind == READ_AHEAD_AUTO)
+                snprintf(ra + strlen(ra), sizeof(ra) - strlen(ra), "\nread_ahead_bandwidth=%lu",
+                         r->read_ahead.bw);
         if (r->dev)
                 mount_record_format_dev(r->dev, dev);
+        if (r->rtt_us)
+                mount_record_format_rtt(r->rtt_us, rtt);
         if (asprintf(ret,
                      MOUNT_RECORD_HEADER "\nspec=%s\ntarget=%s\nserver=%s\nnconnect=%u\n"
                                          "read_ahead_kb=%s\nbg=%s\nnconnect_requested=%u\n"
-                                         "nconnect_from=%s\nread_ahead_from=%s\nxprtsec=%s\n%s",
+                                         "nconnect_from=%s\nread_ahead_from=%s\nxprtsec=%s\n%s%s",
                      r->spec, r->target, r->server, r->nconnect, ra, r->bg ? "yes" : "no",
                      r->nconnect_requested, setting_origin_to_string(r->nconnect_from),
                      setting_origin_to_string(r->read_ahead_from),
-                     r->xprtsec[0] ? r->xprtsec : "none", dev) < 0)
+                     r->xprtsec[0] ? r->xprtsec : "none", dev, rtt) < 0)
                 return -ENOMEM;
         return 0;
 }
@@ -142,8 +154,16 @@ static int record_set(void *ctx, const char *key, const char *value)
                 r->read_ahead_from = origin_parse(value);
         else if (streq(key, "dev"))
                 dev_parse(value, &r->dev);
-        else if (streq(key, "read_ahead_kb"))
-                (void)read_ahead_parse(value, &r->read_ahead);
+        else if (streq(key, "read_ahead_kb")) {
+                unsigned long bw = r->read_ahead.bw;
+                if (read_ahead_parse(value, &r->read_ahead) == 0 && bw &&
+                    r->read_ahead.kind == READ_AHEAD_AUTO)
+                        r->read_ahead.bw = bw;
+        } else if (streq(key, "read_ahead_bandwidth") &&
+                   parse_uint(value, 1, READ_AHEAD_BW_MAX, &u) == 0)
+                r->read_ahead.bw = u;
+        else if (streq(key, "read_ahead_rtt_us") && parse_uint(value, 1, 60000000, &u) == 0)
+                r->rtt_us = u;
         else if (streq(key, "bg"))
                 r->bg = streq(value, "yes");
         else if (streq(key, "xprtsec") && xprtsec_word(value))

@@ -27,9 +27,11 @@ struct mount_record {
         bool bg;                      /* mount.nfs may finish the mount in the background */
         unsigned nconnect_requested;  /* asked by -o or the config, before any policy; 0: none */
         enum setting_origin nconnect_from, read_ahead_from;
-        char xprtsec[8]; /* the TLS asked (xprtsec=): none, tls, mtls; "": not
+        char xprtsec[8];      /* the TLS asked (xprtsec=): none, tls, mtls; "": not
                                         * recorded (an older helper) */
-        dev_t dev;       /* the superblock once mounted; 0: not known (bg) */
+        dev_t dev;            /* the superblock once mounted; 0: not known (bg) */
+        unsigned long rtt_us; /* read_ahead_kb = auto: the round trip its window was sized
+                                * from (microseconds); 0: none yet */
 };
 
 #define MOUNT_RECORD_HEADER "# nfs-tuned mount record 1"
@@ -48,6 +50,9 @@ int mount_record_format(const struct mount_record *r, char **ret);
 /* The record's last line, "dev=0:53\n", added once the mount is verified. */
 #define MOUNT_RECORD_DEV_STRLEN 32
 void mount_record_format_dev(dev_t dev, char buf[static MOUNT_RECORD_DEV_STRLEN]);
+/* The line "read_ahead_rtt_us=900\n", added when auto's window is sized. */
+#define MOUNT_RECORD_LINE_STRLEN 48
+void mount_record_format_rtt(unsigned long rtt_us, char buf[static MOUNT_RECORD_LINE_STRLEN]);
 /* 0, -EINVAL when the header or spec/target lines are missing, -ENOMEM.  Keys of later
  * versions of the helper are skipped; a key an older one did not write stays 0. */
 int mount_record_parse(const char *text, struct mount_record *ret);

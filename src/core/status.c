@@ -258,6 +258,10 @@ static int finding_read_ahead(struct status_report *rep, const struct status_mou
         if (row->ra_shared || !row->ra_want || row->ra_now < 0 ||
             read_ahead_readback_ok(row->ra_want, (unsigned long)row->ra_now, page_kb))
                 return 0;
+        /* auto without the mount path's record: the rule sized it from the round trip of its
+         * time, which today's need not repeat; only the kernel's own value says it never ran */
+        if (row->ra_auto_now && row->ra_now != KERNEL_READ_AHEAD_KB)
+                return 0;
         /* a current record that says keep gives no want: not here */
         if (row->record == RECORD_CURRENT)
                 return status_add_finding(
@@ -326,17 +330,28 @@ static int finding_config(struct status_report *rep, const struct status_mount *
         return r;
 }
 
-/* The read-ahead the mount should have: as the udev rule decides it now (bdi_event_decide). */
-static int read_ahead_want(const struct config *conf, const struct nfs_mount *m,
-                           const struct mount_record *rec, unsigned long *ret)
+/* The read-ahead the mount should have: as the udev rule decides it now (bdi_event_decide),
+ * auto's from the round trip of the helper's record, else the one mountstats shows now. */
+static int read_ahead_want(const struct config *conf, struct status_mount *row,
+                           const struct mount_record *rec)
 {
         struct bdi_decision d;
-        struct bdi_event ev = { .dev = m->dev, .mount = m, .record = rec };
+        const struct mountstats_entry *st = row->stats;
+        struct bdi_event ev = {
+                .dev = row->m->dev,
+                .mount = row->m,
+                .record = rec,
+                .rtt_us = st ? read_ahead_rtt_us(st->rtt.ops, st->rtt.rtt_ms, st->rtt.kinds) : 0,
+        };
         int r = bdi_event_decide(conf, &ev, &d);
 
-        if (r == 0)
-                *ret = d.plan.step == READ_AHEAD_WRITE ? d.plan.kb : 0;
-        return r;
+        if (r < 0)
+                return r;
+        row->ra_want = d.plan.step == READ_AHEAD_WRITE ? d.plan.kb : 0;
+        row->ra_auto = row->ra_want && d.setting.kind == READ_AHEAD_AUTO;
+        row->ra_auto_now = row->ra_auto && !d.rtt_from_record;
+        row->ra_rtt_us = row->ra_auto ? d.rtt_us : 0;
+        return 0;
 }
 
 static const char *offline_words(int offline)
@@ -416,7 +431,7 @@ static int analyse_one(struct status_report *rep, struct status_mount *row,
         row->ra_now = f->ra_now;
         if ((r = config_now(conf, row->m, &now)) < 0 ||
             /* a config file that could not be read: what it gives is not known */
-            (!conf->nunread && (r = read_ahead_want(conf, row->m, rec, &row->ra_want)) < 0))
+            (!conf->nunread && (r = read_ahead_want(conf, row, rec)) < 0))
                 return r;
         row->nconnect_config = now.nconnect;
         size_t before = row->first_finding = rep->nfindings;

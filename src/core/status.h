@@ -49,6 +49,10 @@ struct status_mount {
         const struct mountstats_entry *stats; /* per transport; NULL: not known */
         long ra_now;                          /* -1: not known */
         unsigned long ra_want;                /* what it should have; 0: nothing to say */
+        bool ra_auto;                         /* ra_want is read_ahead_kb = auto's window */
+        bool ra_auto_now;                     /* ... sized from the round trip now (no
+                                               * record of the mount path's) */
+        unsigned long ra_rtt_us;              /* auto: that round trip; 0: none known */
         bool ra_shared;                       /* shares an earlier mount's superblock (bdi) */
         size_t first_finding; /* its findings: findings[first_finding..+nfindings] */
         size_t nfindings;

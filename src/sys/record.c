@@ -30,9 +30,15 @@ int record_write(int run, const struct mount_record *rec)
 int record_add_dev(int fd, dev_t dev)
 {
         char line[MOUNT_RECORD_DEV_STRLEN];
-        struct stat st;
 
         mount_record_format_dev(dev, line);
+        return record_add_line(fd, line);
+}
+
+int record_add_line(int fd, const char *line)
+{
+        struct stat st;
+
         /* a record renamed over this one since is another mount's: the write lands in ours,
          * which no name holds any more */
         if (fstat(fd, &st) < 0)

@@ -24,6 +24,8 @@ int record_write(int run, const struct mount_record *r);
  * record another mount on that mount point put there since is not touched.  0 or -errno.
  */
 int record_add_dev(int fd, dev_t dev);
+/* Appends one line (a key=value and its newline) to the record open at `fd`: 0 or -errno. */
+int record_add_line(int fd, const char *line);
 /* Removes the record of mount point `target` (a mount the helper undid); none there, or no
  * records' directory: 0.  0 or -errno. */
 int record_remove(const struct paths *p, const char *target);

@@ -76,9 +76,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         struct verify_result vr = verify_mount(nm, &v, &c.v[i].key.addr, &c,
                                                                POLICY_REFUSE);
                         (void)verify_findings(&vr, "/mnt/x", nm, &c.v[i].key.addr, &c, &f);
-                        struct read_ahead ra = { READ_AHEAD_RSIZE_MULT, 15 };
+                        struct read_ahead ra = { READ_AHEAD_RSIZE_MULT, 15, 0 };
                         dev_t sbs[1] = { makedev(0, 50) };
-                        (void)read_ahead_plan(&ra, nm->dev, nm->rsize, sbs, 1);
+                        (void)read_ahead_plan(&ra, nm->dev, nm->rsize, 0, sbs, 1);
                 }
                 findings_done(&f);
                 client_match_done(&cm);

@@ -125,7 +125,7 @@ tc_usage_errors() {
 	run 10.99.0.1:/e "$DIR" -o; status_is 1; out_has "option '-o' needs an argument"
 	run 10.99.0.1:/e "$DIR" -o "mount_nfs=/tmp/x"; status_is 1; out_has "mount_nfs cannot be given on the command line"
 	run 10.99.0.1:/e "$DIR" -o "read_ahead_kb=lots"; status_is 1
-	out_has "read_ahead_kb=lots on the command line is not valid: it must be a size in KiB (15360), a multiple of rsize (15x) or keep"
+	out_has "read_ahead_kb=lots on the command line is not valid: it must be a size in KiB (15360), a multiple of rsize (15x), auto, auto:MAX (KiB) or keep"
 	run 10.99.0.1:/e "$DIR" -N /nonexistent/ns; status_is 2; out_has "cannot enter the mount namespace /nonexistent/ns"
 	mount_nfs_not_run
 	run -h; status_is 0; grep -q "Usage: mount.nfs-tuned" "$T/out" || fail "-h prints no usage"

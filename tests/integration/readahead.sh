@@ -19,6 +19,72 @@ tc_read_ahead_rsize() {
 	status_is 0; out_quiet
 	value_is "read_ahead_kb of bdi 0:61" "$(cat "$T/sys/class/bdi/0:61/read_ahead_kb")" 3840
 }
+# mountstats for the mount on DIR: its device line, then per-op lines (ops, rtt ms) as
+# "NAME OPS RTT" words
+stats_of() { # stats_of DIR [NAME OPS RTT]...
+	local d=$1; shift
+	{
+		echo "device proc mounted on /proc with fstype proc"
+		echo "device filer:/export/b mounted on ${d// /\\040} with fstype nfs statvers=1.1"
+		echo "	opts:	rw,vers=3"
+		echo "	xprt:	tcp 0 0 1 0 0 10 10 0 10 0 2 0 0"
+		echo "	per-op statistics"
+		while [ $# -ge 3 ]; do
+			printf '%12s: %s %s 0 100 100 0 %s %s 0\n' "$1" "$2" "$2" "$3" "$3"
+			shift 3
+		done
+	} >"$T/mountstats"
+	export NFS_TUNED_MOUNTSTATS=$T/mountstats
+}
+tc_read_ahead_auto() {
+	# 7 RPCs, 34 ms in all over 3 operations (+1.5 ms for the truncation): 5.071 ms; 2 x
+	# (100 MiB/s x 5.071 ms + rsize 1 MiB) = 2 x 1544 KiB: 4096 KiB, the next power of two
+	conf 'read_ahead_kb = auto' 'read_ahead_bandwidth = 100'
+	stats_of "$DIR" NULL 1 5 GETATTR 4 20 FSINFO 2 9 LOOKUP 0 0
+	newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
+	run 10.99.0.1:/e "$DIR" -v -o vers=3
+	status_is 0; opts_lacks read_ahead_kb=auto; opts_lacks read_ahead_bandwidth=100
+	value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 4096
+	out_has "read-ahead: auto: round trip 5.071 ms (7 RPCs, 34 ms in all), bandwidth 100 MiB/s (read_ahead_bandwidth)"
+	out_has "read-ahead: auto: 4096 KiB (2 x (bandwidth x round trip + rsize), between 128 and 15360 KiB)"
+	# the default bandwidth (1024 MiB/s): 10.6 MiB, capped at auto's 15360; auto:MAX caps lower
+	conf 'read_ahead_kb = auto'
+	newmount 0:61 "$V3NEW"; export STUB_BDI=0:61
+	run 10.99.0.1:/e "$DIR" -v -o vers=3
+	status_is 0; value_is "read_ahead_kb of bdi 0:61" "$(cat "$T/sys/class/bdi/0:61/read_ahead_kb")" 15360
+	out_has "bandwidth 1024 MiB/s (the default; read_ahead_bandwidth sets it)"
+	conf 'read_ahead_kb = auto:4096'
+	newmount 0:62 "$V3NEW"; export STUB_BDI=0:62
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 0; out_quiet
+	value_is "read_ahead_kb of bdi 0:62" "$(cat "$T/sys/class/bdi/0:62/read_ahead_kb")" 4096
+	# a near path, small reads: 2 x (0.25 ms x 100 MiB/s + 32 KiB): the kernel's 128 KiB is
+	# enough, and written as such
+	conf 'read_ahead_kb = auto' 'read_ahead_bandwidth = 100'
+	stats_of "$DIR" GETATTR 10 2
+	newmount 0:63 "${V3NEW//size=1048576/size=32768}"; export STUB_BDI=0:63
+	run 10.99.0.1:/e "$DIR" -o vers=3
+	status_is 0; value_is "read_ahead_kb of bdi 0:63" "$(cat "$T/sys/class/bdi/0:63/read_ahead_kb")" 128
+}
+tc_read_ahead_auto_no_round_trip() {
+	# no RPC shown for the mount (or no mountstats at all): auto's largest window, said why
+	conf 'read_ahead_kb = auto:8192' 'read_ahead_bandwidth = 100'
+	stats_of /elsewhere GETATTR 4 20
+	newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
+	run 10.99.0.1:/e "$DIR" -v -o vers=3
+	status_is 0; value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 8192
+	out_has "shows no RPC of $DIR yet: no round trip known"
+	out_has "read-ahead: auto: 8192 KiB, its largest window (auto:MAX), as no round trip is known"
+	stats_of "$DIR" GETATTR 0 0
+	newmount 0:61 "$V3NEW"; export STUB_BDI=0:61
+	run 10.99.0.1:/e "$DIR" -v -o vers=3
+	status_is 0; value_is "read_ahead_kb of bdi 0:61" "$(cat "$T/sys/class/bdi/0:61/read_ahead_kb")" 8192
+	export NFS_TUNED_MOUNTSTATS=$T/none
+	newmount 0:62 "$V3NEW"; export STUB_BDI=0:62
+	run 10.99.0.1:/e "$DIR" -v -o vers=3
+	status_is 0; value_is "read_ahead_kb of bdi 0:62" "$(cat "$T/sys/class/bdi/0:62/read_ahead_kb")" 8192
+	out_has "cannot read $T/none"
+}
 tc_read_ahead_shared_superblock() {
 	fixture mountinfo-v3-nconnect4 nfsfs-servers-v3 nfsfs-volumes-v3
 	conf 'read_ahead_kb = 15360'
@@ -164,6 +230,10 @@ tc_read_ahead_udev_rule_last() {
 	rm "$T/etc-rules/$rule"
 	echo 'SUBSYSTEM=="bdi", ATTR{read_ahead_kb}="4096"' > "$T/etc-rules/99-zzz-site.rules"
 	waits "nfs-tuned's udev rule $rule is followed by a rule that writes read_ahead_kb ($T/etc-rules/99-zzz-site.rules)"
+	# auto: the rule cannot know the round trip the helper measures once mounted
+	conf '[global]' 'read_ahead_kb = auto'
+	waits "read_ahead_kb = auto is sized from the round trip measured once mounted"
+	conf '[global]' 'read_ahead_kb = 2048'
 	rm "$T/etc-rules/99-zzz-site.rules" "$T/rules/$rule"
 	waits "nfs-tuned's udev rule $rule is not installed"
 	echo 'SUBSYSTEM=="bdi", RUN+="/bin/true"' > "$T/rules/$rule"

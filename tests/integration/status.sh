@@ -620,7 +620,7 @@ st_findmnt_columns_and_pairs() {
 	status_is 1
 	out_matches '^/mnt/a filer:/export/a 4\.1 sys /mnt/a +4 4 128 +10\.99\.0\.1:2049/tcp/4\.1 4$' "the default, then CLIENT and LIVE"
 	run --output-all
-	out_matches '^TARGET +SOURCE +SERVER +PORT +PROTO +VERS +SEC +TLS +TLS-REQ +CLIENT +SET-BY +REQ +REQ-FROM +NCONNECT +XPRTS +LIVE +XPRT-SENDS +XPRT-RECVS +XPRT-BACKLOG +RA-KB +RA-WANT-KB +RECORD +MAJ:MIN +FINDINGS$'
+	out_matches '^TARGET +SOURCE +SERVER +PORT +PROTO +VERS +SEC +TLS +TLS-REQ +CLIENT +SET-BY +REQ +REQ-FROM +NCONNECT +XPRTS +LIVE +XPRT-SENDS +XPRT-RECVS +XPRT-BACKLOG +RA-KB +RA-WANT-KB +RA-RTT-MS +RECORD +MAJ:MIN +FINDINGS$'
 	run -P -o target,nconnect,maj:min,record /mnt/b
 	value_is "pairs" "$OUT" 'TARGET="/mnt/b" NCONNECT="4" MAJ:MIN="0:54" RECORD="current"'
 	run -l -n -r -o target /mnt/a

@@ -193,6 +193,28 @@ tc_udev_bdi_record() {
 	run 10.99.0.1:/e "$DIR" -v -o vers=3,bg
 	status_is 0; out_has "cannot leave the plan in $T/run/mounts"
 }
+tc_udev_bdi_auto() {
+	# read_ahead_kb = auto in the udev mode: the round trip mountstats shows for the mount,
+	# or the mount path's from its record
+	needs_root_udev
+	echo "60 21 0:60 / /data rw,relatime - nfs filer:/export/b rw,$V3NEW" > "$T/mountinfo"
+	mkdir -p "$T/sys/class/bdi/0:60"; echo 128 > "$T/sys/class/bdi/0:60/read_ahead_kb"
+	printf '%s\n' "device filer:/export/b mounted on /data with fstype nfs statvers=1.1" \
+		"	per-op statistics" "        GETATTR: 10 10 0 1200 1200 0 196 200 0" \
+		"     READ: 0 0 0 0 0 0 0 0 0" >"$T/mountstats"
+	export NFS_TUNED_MOUNTSTATS=$T/mountstats
+	conf '[global]' 'read_ahead_kb = auto' 'read_ahead_bandwidth = 50'
+	# (196 + 0.5) ms / 10 = 19.65 ms; 2 x (50 MiB/s x 19.65 ms + rsize 1 MiB) = 2 x 2031
+	# KiB: 4096
+	run --udev-bdi 0:60
+	status_is 0; [ "$STDOUT" = 4096 ] || fail "printed '$STDOUT', expected 4096"
+	out_has "read_ahead_kb 128 -> 4096 ([global] $T/conf:2: auto, round trip 19.650 ms, bandwidth 50 MiB/s)"
+	# none shown: auto's largest window
+	: >"$T/mountstats"
+	run --udev-bdi 0:60
+	status_is 0; [ "$STDOUT" = 15360 ] || fail "printed '$STDOUT', expected 15360"
+	out_has "auto, no round trip known: its largest window"
+}
 tc_udev_bdi_refused_to_users() {
 	# the helper not setuid, run by a user other than root (root's run: as nobody): no udev
 	# mode, nothing read, nothing printed for udev

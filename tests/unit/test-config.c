@@ -147,10 +147,19 @@ static const struct {
           "t.conf:5: krb5_policy=follow: krb5_policy must be warn or refuse, skipped" },
         { "read_ahead_kb = 15360\nread_ahead_kb = 15x\nread_ahead_kb = keep\nread_ahead_kb = 0\nread_ahead_kb\n",
           "global@t.conf:1: read_ahead_kb=15360@1 read_ahead_kb=15x@2 read_ahead_kb=keep@3",
-          "t.conf:4: read_ahead_kb=0: read_ahead_kb must be a size in KiB (15360), a multiple of rsize (15x) "
-          "or keep, skipped\n"
-          "t.conf:5: read_ahead_kb: read_ahead_kb must be a size in KiB (15360), a multiple of rsize (15x) "
-          "or keep, skipped" },
+          "t.conf:4: read_ahead_kb=0: read_ahead_kb must be a size in KiB (15360), a multiple of rsize (15x), "
+          "auto, auto:MAX (KiB) or keep, skipped\n"
+          "t.conf:5: read_ahead_kb: read_ahead_kb must be a size in KiB (15360), a multiple of rsize (15x), "
+          "auto, auto:MAX (KiB) or keep, skipped" },
+        { "read_ahead_kb = auto\nread_ahead_kb = auto:4096\nread_ahead_bandwidth = 250\n"
+          "read_ahead_kb = auto:64\nread_ahead_bandwidth = 0\nread_ahead_bandwidth = 1048577\n",
+          "global@t.conf:1: read_ahead_kb=auto@1 read_ahead_kb=auto:4096@2 read_ahead_bandwidth=250@3",
+          "t.conf:4: read_ahead_kb=auto:64: read_ahead_kb must be a size in KiB (15360), a multiple of "
+          "rsize (15x), auto, auto:MAX (KiB) or keep, skipped\n"
+          "t.conf:5: read_ahead_bandwidth=0: read_ahead_bandwidth must be the path's bandwidth in MiB/s, "
+          "from 1 to 1048576, skipped\n"
+          "t.conf:6: read_ahead_bandwidth=1048577: read_ahead_bandwidth must be the path's bandwidth in "
+          "MiB/s, from 1 to 1048576, skipped" },
         /* mount_nfs only in [global], and absolute */
         { "mount_nfs = /opt/sbin/mount.nfs\n[server x]\nmount_nfs = /x\n[mountpoint /m]\nmount_nfs = /y\n"
           "[global]\nmount_nfs = mount.nfs\nmount_nfs\n",

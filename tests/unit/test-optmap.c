@@ -12,9 +12,9 @@ static const struct {
         int check;        /* optdef_check(): the row's check or number range; 0 where none */
         const char *hint; /* opt_hint() */
 } rows[] = {
-        { "read_ahead_kb", "15x", true, 0, "a size in KiB (15360), a multiple of rsize (15x) or keep" },
-        { "read_ahead_kb", "lots", true, -EINVAL, "a size in KiB (15360), a multiple of rsize (15x) or keep" },
-        { "read_ahead_kb", NULL, true, -EINVAL, "a size in KiB (15360), a multiple of rsize (15x) or keep" },
+        { "read_ahead_kb", "15x", true, 0, "a size in KiB (15360), a multiple of rsize (15x), auto, auto:MAX (KiB) or keep" },
+        { "read_ahead_kb", "lots", true, -EINVAL, "a size in KiB (15360), a multiple of rsize (15x), auto, auto:MAX (KiB) or keep" },
+        { "read_ahead_kb", NULL, true, -EINVAL, "a size in KiB (15360), a multiple of rsize (15x), auto, auto:MAX (KiB) or keep" },
         { "nconnect_policy", "follow", true, 0, "warn, refuse or follow" },
         { "nconnect_policy", "maybe", true, -EINVAL, "warn, refuse or follow" },
         { "krb5_policy", "refuse", true, 0, "warn or refuse" },

@@ -8,6 +8,7 @@
 #define KEEP READ_AHEAD_KEEP
 #define KB READ_AHEAD_KB
 #define MULT READ_AHEAD_RSIZE_MULT
+#define AUTO READ_AHEAD_AUTO
 
 /* clang-format off */
 static const struct {
@@ -25,6 +26,18 @@ static const struct {
         { "1x", 0, MULT, 1 },
         { "1024x", 0, MULT, 1024 },
         { "0000000000000000000000000015", 0, KB, 15 }, /* 28 characters */
+        { "auto", 0, AUTO, 15360 },
+        { "auto:8192", 0, AUTO, 8192 },
+        { "auto:128", 0, AUTO, 128 },
+        { "auto:1048576", 0, AUTO, 1048576 },
+        { "auto:127", -EINVAL, 0, 0 }, /* below the kernel's own */
+        { "auto:1048577", -EINVAL, 0, 0 },
+        { "auto:", -EINVAL, 0, 0 },
+        { "auto:x", -EINVAL, 0, 0 },
+        { "auto:8M", -EINVAL, 0, 0 },
+        { "AUTO", -EINVAL, 0, 0 },
+        { "auto ", -EINVAL, 0, 0 },
+        { "autox", -EINVAL, 0, 0 },
         { "1048577", -EINVAL, 0, 0 },
         { "0", -EINVAL, 0, 0 },
         { "0x", -EINVAL, 0, 0 },
@@ -93,7 +106,74 @@ START_TEST(test_kb)
 {
         struct read_ahead ra = { .n = kb_rows[_i].n };
         ra.kind = kb_rows[_i].kind;
-        ck_assert_uint_eq(read_ahead_kb(&ra, kb_rows[_i].rsize), kb_rows[_i].kb);
+        ck_assert_uint_eq(read_ahead_kb(&ra, kb_rows[_i].rsize, 5000), kb_rows[_i].kb);
+}
+END_TEST
+
+/* auto: FACTOR x (bandwidth x round trip + rsize), a power of two from 128 KiB, at most MAX;
+ * MAX without a round trip. */
+static const struct {
+        const char *in;
+        unsigned long bw, rtt_us, rsize, kb;
+} auto_rows[] = {
+        { "auto", 1024, 0, 1048576, 15360 }, /* no round trip known: MAX */
+        { "auto:4096", 1024, 0, 0, 4096 },
+        { "auto", 1024, 1, 0, 128 },          /* 2 x 2 KiB: the kernel's 128 KiB at least */
+        { "auto", 1024, 61, 0, 128 },         /* 2 x 63.9 KiB */
+        { "auto", 1024, 62, 0, 256 },         /* 2 x 65 KiB: the next power of two */
+        { "auto", 1024, 500, 0, 2048 },       /* 2 x 524.3 KiB */
+        { "auto", 1024, 500, 262144, 2048 },  /* 2 x (525 + 256) KiB */
+        { "auto", 1024, 500, 1048576, 4096 }, /* 2 x (525 + 1024) KiB */
+        { "auto", 1024, 5000, 0, 15360 },     /* 2 x 5 MiB: 16 MiB, capped at MAX */
+        { "auto", 100, 5000, 0, 1024 },       /* 2 x 512 KiB, exactly */
+        { "auto", 100, 5001, 0, 2048 },
+        { "auto", 100, 20000, 0, 4096 },
+        { "auto", 100, 40000, 0, 8192 },
+        { "auto", 100, 300, 32768, 128 },    /* 2 x (31 + 32) KiB */
+        { "auto", 100, 300, 65536, 256 },    /* 2 x (31 + 64) KiB */
+        { "auto", 100, 300, 1048576, 4096 }, /* 2 x (31 + 1024) KiB */
+        { "auto", 100, 300, 1000, 128 },     /* less than 1 KiB of rsize: none */
+        { "auto:65536", 100, 40000, 0, 8192 },
+        { "auto:2048", 100, 40000, 0, 2048 },
+        { "auto:300", 1024, 5000, 0, 300 }, /* a MAX that is no power of two */
+        { "auto:300", 1024, 100, 0, 256 },
+        { "auto", 1, 1, 0, 128 },
+        { "auto:1048576", 1048576, 60000000, 4294967295UL, 1048576 }, /* the largest: no overflow */
+};
+
+START_TEST(test_auto)
+{
+        struct read_ahead ra;
+        ck_assert_int_eq(read_ahead_parse(auto_rows[_i].in, &ra), 0);
+        ck_assert_uint_eq(ra.bw, READ_AHEAD_BW_DEFAULT);
+        ra.bw = auto_rows[_i].bw;
+        unsigned long kb = read_ahead_kb(&ra, auto_rows[_i].rsize, auto_rows[_i].rtt_us);
+        ck_assert_msg(kb == auto_rows[_i].kb, "row %d: %lu KiB, want %lu", _i, kb,
+                      auto_rows[_i].kb);
+}
+END_TEST
+
+/* mountstats' per-op sums to a mean round trip: each operation's sum is truncated to whole
+ * ms, so half a ms comes back for each */
+static const struct {
+        unsigned long long ops, rtt_ms;
+        unsigned kinds;
+        unsigned long us;
+} rtt_rows[] = {
+        { 0, 0, 0, 0 }, /* no RPC: not known */
+        { 0, 5, 1, 0 },
+        { 10, 50, 5, 5250 }, /* (50 + 2.5) ms / 10 */
+        { 4, 0, 4, 500 },    /* sub-ms round trips: each sum read as 0 */
+        { 1, 0, 0, 1 },      /* never 0 once there was a request */
+        { 1000, 20000, 8, 20004 },
+        { 1, 100000000, 1, 60000000 }, /* capped at a minute */
+};
+
+START_TEST(test_rtt)
+{
+        ck_assert_uint_eq(
+                read_ahead_rtt_us(rtt_rows[_i].ops, rtt_rows[_i].rtt_ms, rtt_rows[_i].kinds),
+                rtt_rows[_i].us);
 }
 END_TEST
 
@@ -104,6 +184,7 @@ static const struct {
         unsigned long rsize, kb;
 } e2e_rows[] = {
         { "15x", 1048576, 15360 }, { "16384", 4096, 16384 }, { "keep", 1048576, 0 }, { "4x", 524288, 2048 },
+        { "auto", 1048576, 15360 }, { "auto:512", 0, 512 },
 };
 /* clang-format on */
 
@@ -111,7 +192,7 @@ START_TEST(test_end_to_end)
 {
         struct read_ahead ra;
         ck_assert_int_eq(read_ahead_parse(e2e_rows[_i].in, &ra), 0);
-        ck_assert_uint_eq(read_ahead_kb(&ra, e2e_rows[_i].rsize), e2e_rows[_i].kb);
+        ck_assert_uint_eq(read_ahead_kb(&ra, e2e_rows[_i].rsize, 0), e2e_rows[_i].kb);
 }
 END_TEST
 
@@ -122,18 +203,23 @@ static const struct {
         unsigned long rsize;
         unsigned dev_minor;          /* the new mount's superblock 0:N */
         unsigned before[3];          /* superblocks 0:N that existed before mount.nfs ran */
+        unsigned long rtt_us;
         enum read_ahead_step step;
         unsigned long kb;
 } plan_rows[] = {
-        { "keep", 1048576, 50, { 0 }, READ_AHEAD_LEAVE, 0 },
-        { "15x", 1048576, 50, { 0 }, READ_AHEAD_WRITE, 15360 },
-        { "15x", 1048576, 50, { 48, 49 }, READ_AHEAD_WRITE, 15360 },
+        { "keep", 1048576, 50, { 0 }, 0, READ_AHEAD_LEAVE, 0 },
+        { "15x", 1048576, 50, { 0 }, 0, READ_AHEAD_WRITE, 15360 },
+        { "15x", 1048576, 50, { 48, 49 }, 0, READ_AHEAD_WRITE, 15360 },
         /* a shared superblock shares its bdi: never touched */
-        { "15x", 1048576, 50, { 48, 50 }, READ_AHEAD_SHARED, 15360 },
-        { "16384", 0, 51, { 51 }, READ_AHEAD_SHARED, 16384 },
+        { "15x", 1048576, 50, { 48, 50 }, 0, READ_AHEAD_SHARED, 15360 },
+        { "16384", 0, 51, { 51 }, 0, READ_AHEAD_SHARED, 16384 },
         /* rsize unknown (0) with a multiple: nothing to write */
-        { "15x", 0, 50, { 0 }, READ_AHEAD_LEAVE, 0 },
-        { "16384", 0, 50, { 0 }, READ_AHEAD_WRITE, 16384 },
+        { "15x", 0, 50, { 0 }, 0, READ_AHEAD_LEAVE, 0 },
+        { "16384", 0, 50, { 0 }, 0, READ_AHEAD_WRITE, 16384 },
+        /* auto: sized from the round trip (2 x (1 GiB/s x 1 ms + 1 MiB) = 4.05 MiB: 8 MiB) */
+        { "auto", 1048576, 50, { 0 }, 1000, READ_AHEAD_WRITE, 8192 },
+        { "auto", 0, 50, { 0 }, 0, READ_AHEAD_WRITE, 15360 },
+        { "auto", 1048576, 50, { 50 }, 1000, READ_AHEAD_SHARED, 8192 },
 };
 /* clang-format on */
 
@@ -146,7 +232,8 @@ START_TEST(test_plan)
                 before[n++] = makedev(0, plan_rows[_i].before[i]);
         ck_assert_int_eq(read_ahead_parse(plan_rows[_i].ra, &ra), 0);
         struct read_ahead_plan p = read_ahead_plan(&ra, makedev(0, plan_rows[_i].dev_minor),
-                                                   plan_rows[_i].rsize, before, n);
+                                                   plan_rows[_i].rsize, plan_rows[_i].rtt_us,
+                                                   before, n);
         ck_assert_msg(p.step == plan_rows[_i].step, "row %d: step %d", _i, p.step);
         ck_assert_uint_eq(p.kb, plan_rows[_i].kb);
 }
@@ -156,21 +243,26 @@ END_TEST
 /* Waiting for udev, or the rule's last word: the rule must be udev's last writer and see the
  * mount as the helper does, else nfsrahead's value would stay. */
 static const struct {
-        bool running, rule_last, sees;
+        bool running, rule_last, sees, auto_window;
         enum read_ahead_udev want;
 } udev_rows[] = {
-        { false, false, false, READ_AHEAD_UDEV_NONE },
-        { false, true, true, READ_AHEAD_UDEV_NONE },
-        { true, true, true, READ_AHEAD_UDEV_RULE },
-        { true, false, true, READ_AHEAD_UDEV_WAIT }, /* absent, masked, replaced, overwritten */
-        { true, true, false, READ_AHEAD_UDEV_WAIT }, /* udev in other namespaces */
-        { true, false, false, READ_AHEAD_UDEV_WAIT },
+        { false, false, false, false, READ_AHEAD_UDEV_NONE },
+        { false, true, true, false, READ_AHEAD_UDEV_NONE },
+        { true, true, true, false, READ_AHEAD_UDEV_RULE },
+        { true, false, true, false,
+          READ_AHEAD_UDEV_WAIT }, /* absent, masked, replaced, overwritten */
+        { true, true, false, false, READ_AHEAD_UDEV_WAIT }, /* udev in other namespaces */
+        { true, false, false, false, READ_AHEAD_UDEV_WAIT },
+        /* auto: the rule cannot know the round trip the mount path measures */
+        { true, true, true, true, READ_AHEAD_UDEV_WAIT },
+        { false, true, true, true, READ_AHEAD_UDEV_NONE },
 };
 
 START_TEST(test_udev_decide)
 {
         enum read_ahead_udev got = read_ahead_udev_decide(
-                udev_rows[_i].running, udev_rows[_i].rule_last, udev_rows[_i].sees);
+                udev_rows[_i].running, udev_rows[_i].rule_last, udev_rows[_i].sees,
+                udev_rows[_i].auto_window);
         ck_assert_msg(got == udev_rows[_i].want, "row %d: %d", _i, got);
 }
 END_TEST
@@ -198,6 +290,8 @@ static Suite *readahead_suite(void)
         Suite *s = suite_create("readahead");
         TCase *tc = tcase_create("core");
         tcase_add_loop_test(tc, test_parse, 0, ELEMS(parse_rows));
+        tcase_add_loop_test(tc, test_auto, 0, ELEMS(auto_rows));
+        tcase_add_loop_test(tc, test_rtt, 0, ELEMS(rtt_rows));
         tcase_add_loop_test(tc, test_kb, 0, ELEMS(kb_rows));
         tcase_add_loop_test(tc, test_end_to_end, 0, ELEMS(e2e_rows));
         tcase_add_loop_test(tc, test_plan, 0, ELEMS(plan_rows));
