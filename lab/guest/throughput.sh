@@ -9,7 +9,7 @@
 #   EXPERIMENT GROUP CASE REPEAT KEY VALUE
 # REPEAT 0 holds labels and facts (GROUP or CASE "-" when the record is about the level
 # above); a group's first case is its baseline. lab/throughput makes the table, JSON and plots.
-# Experiments (LAB_SCENARIOS, all when empty): scaling neighbour readahead profiles.
+# Experiments (LAB_SCENARIOS, all when empty): scaling neighbour readahead profiles rawindow.
 . /lab/guest/lib.sh
 . /lab/guest/params
 LAB_SCENARIO=throughput
@@ -20,13 +20,18 @@ CAP=${LAB_THROUGHPUT_CAP:-40mbit}
 RAW=/lab/results/throughput.tsv
 VERS=4.1
 THREADS=16
-ALL="scaling neighbour readahead profiles"
+ALL="scaling neighbour readahead profiles rawindow"
 if [ "$SMOKE" = 1 ]; then
 	# a few short cases of every experiment: that it all works, not its figures
 	# (and a shorter queue for the neighbour: each request behind it waits less)
 	RT=1 BIG=32 SMALL=16 NCONNS="1 8" RTTS="5" PROFILES=2 NQD=2
+	# read_ahead_kb = auto's short form: two round trips, one connection, auto against the
+	# best of three fixed values and 15 MiB
+	RA_RTTS="5 20" RA_NCS="1" RA_KBS="128 1024 4096 15360" RA_COST="interleaved4"
 else
 	RT=5 BIG=256 SMALL=64 NCONNS="1 2 4 8 16" RTTS="1 5 20" PROFILES=99 NQD=8
+	RA_RTTS="0.5 2 5 20 40" RA_NCS="1 8" RA_COST="random4k interleaved4"
+	RA_KBS="128 256 512 1024 2048 4096 8192 15360 32768 65536"
 fi
 # the O_DIRECT jobs: two requests (of 256 KiB, the lab's rsize) in flight for each connection
 # of the largest nconnect, a 1 MiB block making 4; a write target of its own, laid out by
@@ -371,6 +376,100 @@ experiment_profiles() {
 		for p in bare $list; do run_case profile_case "$rep" "$p"; done
 	done
 	rm -rf /usr/lib/nfs-tuned.conf.d
+	end_experiment
+}
+
+# ---------------------------------------------------------------------------------------
+# 5. rawindow: what window a single sequential reader needs at each round trip, and what a
+# window costs other readers. read_ahead_kb from 128 KiB to 64 MiB, and `auto` (the helper
+# sizes it from the mount's measured round trip and the path's bandwidth, stated in the config
+# as an admin would: the emulator's buffered-read ceiling, measured first), against:
+#   rtt<R>-nc<N>  a buffered sequential read (buffered(), above), R ms round trip, nconnect N
+#   random4k      4 KiB random reads (cold cache), 5 ms
+#   interleaved4  four sequential readers of 16 MiB each, 64 MiB apart in one file, 5 ms
+#                 (the smoke: 2 MiB, 8 MiB apart)
+# The cost: `amp`, the bytes the client read from the server per byte the readers asked for
+# (mountstats' bytes: serverreadbytes over normalreadbytes).
+read_bytes() { # DIR: normalreadbytes serverreadbytes of the mount on DIR
+	awk -v d="$1" '$1 == "device" { on = ($5 == d) } on && $1 == "bytes:" { print $2, $6; exit }' \
+		/proc/self/mountstats
+}
+rw_mount() { # SETTING [OPTIONS]: export a on $MNT/a, read_ahead_kb as SETTING says
+	if [ "$1" = auto ]; then
+		conf "[global]" "read_ahead_kb = auto" "read_ahead_bandwidth = $RA_BW"
+	else
+		conf "[global]" "read_ahead_kb = $1"
+	fi
+	hmount a "$(mp a)" "vers=$VERS${2:+,$2}"
+}
+rw_seq() { # REP RTT NC SETTING
+	local opts=
+	[ "$3" = 1 ] || opts=nconnect=$3
+	rw_mount "$4" "$opts" || return
+	[ "$1" != 1 ] || [ "$4" != auto ] || rec rawindow "rtt$2-nc$3" auto 0 helper_said "$OUT"
+	buffered rawindow "rtt$2-nc$3" "$4" "$1"
+}
+rw_cost() { # REP KIND SETTING
+	local a n0 s0 n1 s1
+	rw_mount "$3" || return
+	a=$MNT/a
+	state rawindow "$2" "$3" "$1" "$a"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	read -r n0 s0 <<<"$(read_bytes "$a")"
+	case $2 in
+	random4k) measure rawindow "$2" "$3" "$1" "$a" --filename="$a/big" --rw=randread \
+		--bs=4k --direct=0 --ioengine=psync --number_ios=400 --runtime=$RT ;;
+	interleaved4) measure rawindow "$2" "$3" "$1" "$a" --filename="$a/big" --rw=read \
+		--bs=128k --direct=0 --ioengine=psync --numjobs=4 --size=$((BIG / 16))M \
+		--offset_increment=$((BIG / 4))M --runtime=$((RT * 4)) ;;
+	esac || return
+	read -r n1 s1 <<<"$(read_bytes "$a")"
+	[ $((n1 - n0)) -gt 0 ] || { fail "$2: the readers read nothing ($n0 -> $n1)"; return 1; }
+	rec rawindow "$2" "$3" "$1" amp "$(awk -v n=$((n1 - n0)) -v s=$((s1 - s0)) \
+		'BEGIN { printf "%.3f", s / n }')"
+	figure "rawindow $2 '$3' #$1: $((n1 - n0)) bytes read, $((s1 - s0)) from the server"
+}
+rw_ceiling() {
+	rw_mount 65536 || return
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	fio_run --filename="$MNT/a/big" --rw=read --bs=128k --direct=0 --ioengine=psync \
+		--size=${BIG}M --runtime=$RT || return
+	RA_BW=$((KIB / 1024))
+}
+experiment_rawindow() {
+	local rep rtt nc kb k
+	# the path's bandwidth, as an admin states it: the emulator's buffered-read ceiling
+	# (64 MiB of read-ahead, no delay)
+	net "" "" || return
+	RA_BW=
+	run_case rw_ceiling
+	[ -n "$RA_BW" ] && [ "$RA_BW" -gt 0 ] || { fail "the ceiling was not measured"; return 1; }
+	rec rawindow - - 0 bandwidth_mib_s "$RA_BW"
+	figure "rawindow: read_ahead_bandwidth = $RA_BW (MiB/s, the ceiling measured)"
+	for rtt in $RA_RTTS; do
+		for nc in $RA_NCS; do
+			k=nconnect=$nc
+			rec rawindow "rtt$rtt-nc$nc" - 0 label "buffered sequential read, $rtt ms round trip, $k"
+		done
+	done
+	for k in $RA_COST; do
+		rec rawindow "$k" - 0 label "$k: $( [ $k = random4k ] && echo "4 KiB random reads" ||
+			echo "4 sequential readers of $((BIG / 16)) MiB, $((BIG / 4)) MiB apart"), 5 ms round trip"
+	done
+	for rep in $(seq 1 "$REPEATS"); do
+		for rtt in $RA_RTTS; do
+			net "" "$rtt" || return
+			for nc in $RA_NCS; do
+				for kb in $RA_KBS auto; do run_case rw_seq "$rep" "$rtt" "$nc" "$kb"; done
+			done
+		done
+		[ -z "$RA_COST" ] || net "" 5 || return
+		for k in $RA_COST; do
+			for kb in $RA_KBS auto; do run_case rw_cost "$rep" "$k" "$kb"; done
+		done
+	done
 	end_experiment
 }
 
