@@ -394,19 +394,24 @@ read_bytes() { # DIR: normalreadbytes serverreadbytes of the mount on DIR
 	awk -v d="$1" '$1 == "device" { on = ($5 == d) } on && $1 == "bytes:" { print $2, $6; exit }' \
 		/proc/self/mountstats
 }
-rw_mount() { # SETTING [OPTIONS]: export a on $MNT/a, read_ahead_kb as SETTING says
+rw_mount() { # SETTING [OPTIONS]: export a on $MNT/a, read_ahead_kb as SETTING says; auto
+	# with -v: AUTO_SAID, what the helper measured and chose
 	if [ "$1" = auto ]; then
 		conf "[global]" "read_ahead_kb = auto" "read_ahead_bandwidth = $RA_BW"
+		hrun "$SRV:/export/a" "$(mp a)" -v -o "vers=$VERS${2:+,$2}"
+		status_is 0 "$SRV:/export/a through the helper" || return
+		AUTO_SAID=$(grep -o 'read-ahead: auto: .*' <<<"$OUT" | tr '\n' ' ')
+		mounted "$MNT/a"
 	else
 		conf "[global]" "read_ahead_kb = $1"
+		hmount a "$(mp a)" "vers=$VERS${2:+,$2}"
 	fi
-	hmount a "$(mp a)" "vers=$VERS${2:+,$2}"
 }
 rw_seq() { # REP RTT NC SETTING
 	local opts=
 	[ "$3" = 1 ] || opts=nconnect=$3
 	rw_mount "$4" "$opts" || return
-	[ "$1" != 1 ] || [ "$4" != auto ] || rec rawindow "rtt$2-nc$3" auto 0 helper_said "$OUT"
+	[ "$4" != auto ] || rec rawindow "rtt$2-nc$3" auto "$1" helper_said "$AUTO_SAID"
 	buffered rawindow "rtt$2-nc$3" "$4" "$1"
 }
 rw_cost() { # REP KIND SETTING

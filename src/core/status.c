@@ -280,9 +280,23 @@ static int finding_read_ahead(struct status_report *rep, const struct status_mou
                 maj, min);
 }
 
+/* "15x", or "auto with read_ahead_bandwidth = 100" */
+static const char *read_ahead_words(const struct read_ahead *ra, char *buf, size_t size)
+{
+        char s[READ_AHEAD_STRLEN];
+
+        if (ra->kind == READ_AHEAD_AUTO)
+                snprintf(buf, size, "%s with read_ahead_bandwidth = %lu",
+                         read_ahead_to_string(ra, s), ra->bw);
+        else
+                snprintf(buf, size, "%s", read_ahead_to_string(ra, s));
+        return buf;
+}
+
 static bool read_ahead_equal(const struct read_ahead *a, const struct read_ahead *b)
 {
-        return a->kind == b->kind && (a->kind == READ_AHEAD_KEEP || a->n == b->n);
+        return a->kind == b->kind && (a->kind == READ_AHEAD_KEEP || a->n == b->n) &&
+               (a->kind != READ_AHEAD_AUTO || a->bw == b->bw);
 }
 
 /* A setting the config decided (or left unset) at mount time: the config may have moved on. */
@@ -296,7 +310,7 @@ static int finding_config(struct status_report *rep, const struct status_mount *
                           const struct mount_record *rec, const struct config_now *now)
 {
         const struct nfs_mount *m = row->m;
-        char was[READ_AHEAD_STRLEN], is[READ_AHEAD_STRLEN];
+        char was[READ_AHEAD_STRLEN + 48], is[READ_AHEAD_STRLEN + 48];
         int r = 0;
 
         if (row->record == RECORD_CURRENT) {
@@ -314,8 +328,8 @@ static int finding_config(struct status_report *rep, const struct status_mount *
                                 rep, SEV_WARNING, F_CONFIG_MISMATCH, m->target,
                                 "%s was mounted when the config gave it read_ahead_kb = %s, and it "
                                 "now says %s: a new mount gets the new value; remount to apply it",
-                                m->target, read_ahead_to_string(&rec->read_ahead, was),
-                                read_ahead_to_string(&now->ra, is));
+                                m->target, read_ahead_words(&rec->read_ahead, was, sizeof(was)),
+                                read_ahead_words(&now->ra, is, sizeof(is)));
                 return r;
         }
         /* no record: the mount that set up the client, with nothing asked explicitly */
