@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "core/optmap.h"
 #include "core/opts.h"
+#include "shared/escape.h"
 #include "shared/macro.h"
 
 /* What a mountinfo line may show: the kernel prints what it holds, so read generously. */
@@ -136,11 +138,6 @@ int nfs_mount_from_entry(const char *fstype, const char *super_opts, const char 
         return 0;
 }
 
-static bool is_octal(char c)
-{
-        return c >= '0' && c <= '7';
-}
-
 static bool is_blank(char c)
 {
         return c == ' ' || c == '\t';
@@ -160,8 +157,9 @@ static char *field(char **p)
 
         /* up to the first blank or backslash nothing moves (most lines have none) */
         while (*r && !is_blank(*r)) {
-                if (r[0] == '\\' && is_octal(r[1]) && is_octal(r[2]) && is_octal(r[3])) {
-                        *w++ = (char)(((r[1] - '0') << 6) | ((r[2] - '0') << 3) | (r[3] - '0'));
+                int c = escape_kernel_octal(r, SIZE_MAX);
+                if (c >= 0) {
+                        *w++ = (char)c;
                         r += 4;
                 } else
                         *w++ = *r++;

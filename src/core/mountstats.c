@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "shared/array.h"
+#include "shared/escape.h"
 #include "shared/macro.h"
 
 void mountstats_done(struct mountstats *s)
@@ -28,10 +29,9 @@ static char *unescape(const char *s, size_t len)
         if (!out)
                 return NULL;
         for (size_t i = 0; i < len; i++) {
-                if (s[i] == '\\' && i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' &&
-                    s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
-                        *o++ = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + s[i + 3] -
-                                      '0');
+                int c = escape_kernel_octal(s + i, len - i);
+                if (c >= 0) {
+                        *o++ = (char)c;
                         i += 3;
                 } else
                         *o++ = s[i];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shared/escape.h"
 #include "shared/macro.h"
 
 int rpc_op_parse(const char *text, uint64_t *ret_ops, uint64_t *ret_rtt_ms)
@@ -57,22 +58,14 @@ void rpc_rtt_add(struct rpc_rtt *sum, const char *text)
         sum->kinds++;
 }
 
-static bool is_octal(char c)
-{
-        return c >= '0' && c <= '7';
-}
-
-/* The `len` bytes at `s`, as the kernel escapes a path (\ooo), are `target`. */
+/* The `len` bytes at `s`, as the kernel escapes a path (\\ooo), are `target`. */
 static bool escaped_is(const char *s, size_t len, const char *target)
 {
-        for (size_t i = 0; i < len; i++, target++) {
-                char c = s[i];
-                if (c == '\\' && i + 3 < len && is_octal(s[i + 1]) && is_octal(s[i + 2]) &&
-                    is_octal(s[i + 3])) {
-                        c = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + s[i + 3] - '0');
-                        i += 3;
-                }
-                if (*target != c)
+        for (size_t i = 0; i < len; target++) {
+                int c = escape_kernel_octal(s + i, len - i);
+                char b = c >= 0 ? (char)c : s[i];
+                i += c >= 0 ? 4 : 1;
+                if (*target != b)
                         return false;
         }
         return *target == '\0';

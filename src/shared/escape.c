@@ -86,3 +86,11 @@ char *escape_text(const char *text, int flags)
         *q = '\0';
         return buf;
 }
+
+int escape_kernel_octal(const char *s, size_t left)
+{
+        if (left < 4 || s[0] != '\\' || s[1] < '0' || s[1] > '3' || s[2] < '0' || s[2] > '7' ||
+            s[3] < '0' || s[3] > '7')
+                return -1;
+        return (s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0');
+}

@@ -27,3 +27,10 @@ char *escape_text(const char *text, int flags);
 size_t utf8_sequence_length(const unsigned char *s);
 /* How many bytes of `p` stay as they are under `flags` (0: escape the first one). */
 size_t escape_keep(const unsigned char *p, int flags);
+
+/*
+ * The kernel's escape of a path byte in mountinfo and mountstats (seq_escape: a backslash and
+ * three octal digits, the first 0-3): the byte the four bytes at `s` stand for, or -1 when
+ * they are not one.  At most `left` bytes are read, and none after a NUL.
+ */
+int escape_kernel_octal(const char *s, size_t left);

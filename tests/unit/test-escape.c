@@ -53,6 +53,28 @@ START_TEST(test_escape)
 }
 END_TEST
 
+/* The kernel's \ooo of a path byte (seq_escape), as mountinfo and mountstats write it. */
+static const struct {
+        const char *in;
+        size_t left;
+        int byte;
+} octal_rows[] = {
+        { "\\040", 4, ' ' },  { "\\011x", 5, '\t' },
+        { "\\134", 4, '\\' }, { "\\012", 4, '\n' },
+        { "\\377", 4, 255 },  { "\\000", 4, 0 },
+        { "\\040", 3, -1 },   /* cut short */ { "\\400", 4, -1 }, /* above a byte */
+        { "\\08", 4, -1 },    { "\\04", 99, -1 },                 /* the NUL ends it */
+        { "040", 3, -1 },     { "\\x40", 4, -1 },
+        { "", 0, -1 },
+};
+
+START_TEST(test_kernel_octal)
+{
+        ck_assert_int_eq(escape_kernel_octal(octal_rows[_i].in, octal_rows[_i].left),
+                         octal_rows[_i].byte);
+}
+END_TEST
+
 START_TEST(test_label_value)
 {
         struct strbuf b = { 0 };
@@ -87,6 +109,7 @@ static Suite *make_suite(void)
         Suite *s = suite_create("escape");
         TCase *tc = tcase_create("core");
         tcase_add_loop_test(tc, test_escape, 0, ELEMS(rows));
+        tcase_add_loop_test(tc, test_kernel_octal, 0, ELEMS(octal_rows));
         tcase_add_test(tc, test_label_value);
         tcase_add_test(tc, test_finding_line);
         suite_add_tcase(s, tc);
