@@ -9,7 +9,8 @@
 #   EXPERIMENT GROUP CASE REPEAT KEY VALUE
 # REPEAT 0 holds labels and facts (GROUP or CASE "-" when the record is about the level
 # above); a group's first case is its baseline. lab/throughput makes the table, JSON and plots.
-# Experiments (LAB_SCENARIOS, all when empty): scaling neighbour readahead profiles rawindow.
+# Experiments (LAB_SCENARIOS, all when empty): scaling neighbour readahead profiles rawindow
+# rawcap.
 . /lab/guest/lib.sh
 . /lab/guest/params
 LAB_SCENARIO=throughput
@@ -20,7 +21,7 @@ CAP=${LAB_THROUGHPUT_CAP:-40mbit}
 RAW=/lab/results/throughput.tsv
 VERS=4.1
 THREADS=16
-ALL="scaling neighbour readahead profiles rawindow"
+ALL="scaling neighbour readahead profiles rawindow rawcap"
 if [ "$SMOKE" = 1 ]; then
 	# a few short cases of every experiment: that it all works, not its figures
 	# (and a shorter queue for the neighbour: each request behind it waits less)
@@ -28,11 +29,16 @@ if [ "$SMOKE" = 1 ]; then
 	# read_ahead_kb = auto's short form: two round trips, one connection, auto against the
 	# best of three fixed values and 15 MiB
 	RA_RTTS="5 20" RA_NCS="1" RA_KBS="128 1024 4096 15360" RA_COST="interleaved4"
+	RC_RTTS="20" RC_KBS="128 15360"
 else
 	RT=5 BIG=256 SMALL=64 NCONNS="1 2 4 8 16" RTTS="1 5 20" PROFILES=99 NQD=8
 	RA_RTTS="0.5 2 5 20 40" RA_NCS="1 8" RA_COST="random4k interleaved4"
 	RA_KBS="128 256 512 1024 2048 4096 8192 15360 32768 65536"
+	RC_RTTS="0.5 2 5 20 40" RC_KBS="128 256 512 1024 2048 4096 8192 15360"
 fi
+# rawcap's path: one flow capped at RC_CAP, stated as read_ahead_bandwidth
+RC_CAP=160mbit
+RA_KBS=${LAB_THROUGHPUT_WINDOWS:-$RA_KBS}
 # the O_DIRECT jobs: two requests (of 256 KiB, the lab's rsize) in flight for each connection
 # of the largest nconnect, a 1 MiB block making 4; a write target of its own, laid out by
 # the server (fio would write it first)
@@ -473,6 +479,33 @@ experiment_rawindow() {
 		[ -z "$RA_COST" ] || net "" 5 || return
 		for k in $RA_COST; do
 			for kb in $RA_KBS auto; do run_case rw_cost "$rep" "$k" "$kb"; done
+		done
+	done
+	end_experiment
+}
+
+# ---------------------------------------------------------------------------------------
+# 6. rawcap: as rawindow's single reader, but where the path and not the emulator's CPU is the
+# limit: one connection capped at RC_CAP (fq maxrate on the server's end), that rate stated
+# as read_ahead_bandwidth, as an admin states a provisioned throughput
+rc_seq() { # REP RTT SETTING
+	rw_mount "$3" || return
+	[ "$3" != auto ] || rec rawcap "cap-rtt$2" auto "$1" helper_said "$AUTO_SAID"
+	buffered rawcap "cap-rtt$2" "$3" "$1"
+}
+experiment_rawcap() {
+	local rep rtt kb
+	# 160mbit: 160 x 10^6 / 8 bytes a second, in whole MiB/s
+	RA_BW=$(awk -v r="$RC_CAP" 'BEGIN { sub(/mbit$/, "", r); print int(r * 1e6 / 8 / 1048576) }')
+	rec rawcap - - 0 bandwidth_mib_s "$RA_BW"
+	for rtt in $RC_RTTS; do
+		rec rawcap "cap-rtt$rtt" - 0 label \
+			"buffered sequential read, one connection capped at $RC_CAP ($RA_BW MiB/s), $rtt ms round trip"
+	done
+	for rep in $(seq 1 "$REPEATS"); do
+		for rtt in $RC_RTTS; do
+			net "$RC_CAP" "$rtt" || return
+			for kb in $RC_KBS auto; do run_case rc_seq "$rep" "$rtt" "$kb"; done
 		done
 	done
 	end_experiment
