@@ -94,25 +94,25 @@ void mount_record_format_rtt(unsigned long rtt_us, char buf[static MOUNT_RECORD_
 
 int mount_record_format(const struct mount_record *r, char **ret)
 {
-        char ra[READ_AHEAD_STRLEN + 40], dev[MOUNT_RECORD_DEV_STRLEN] = "",
-                                         rtt[MOUNT_RECORD_LINE_STRLEN] = "";
+        char ra[READ_AHEAD_STRLEN], bw[MOUNT_RECORD_LINE_STRLEN] = "",
+                                    dev[MOUNT_RECORD_DEV_STRLEN] = "",
+                                    rtt[MOUNT_RECORD_LINE_STRLEN] = "";
 
         if (strchr(r->spec, '\n') || strchr(r->target, '\n') || strchr(r->server, '\n'))
                 return -EINVAL;
-        read_ahead_to_string(&r->read_ahead, ra);
         /* auto's bandwidth, so that the udev rule and status size the window as the mount did */
         if (r->read_ahead.kind == READ_AHEAD_AUTO)
-                snprintf(ra + strlen(ra), sizeof(ra) - strlen(ra), "\nread_ahead_bandwidth=%lu",
-                         r->read_ahead.bw);
+                snprintf(bw, sizeof(bw), "read_ahead_bandwidth=%lu\n", r->read_ahead.bw);
         if (r->dev)
                 mount_record_format_dev(r->dev, dev);
         if (r->rtt_us)
                 mount_record_format_rtt(r->rtt_us, rtt);
         if (asprintf(ret,
                      MOUNT_RECORD_HEADER "\nspec=%s\ntarget=%s\nserver=%s\nnconnect=%u\n"
-                                         "read_ahead_kb=%s\nbg=%s\nnconnect_requested=%u\n"
+                                         "read_ahead_kb=%s\n%sbg=%s\nnconnect_requested=%u\n"
                                          "nconnect_from=%s\nread_ahead_from=%s\nxprtsec=%s\n%s%s",
-                     r->spec, r->target, r->server, r->nconnect, ra, r->bg ? "yes" : "no",
+                     r->spec, r->target, r->server, r->nconnect,
+                     read_ahead_to_string(&r->read_ahead, ra), bw, r->bg ? "yes" : "no",
                      r->nconnect_requested, setting_origin_to_string(r->nconnect_from),
                      setting_origin_to_string(r->read_ahead_from),
                      r->xprtsec[0] ? r->xprtsec : "none", dev, rtt) < 0)

@@ -344,6 +344,43 @@ START_TEST(test_record_roundtrip_asked)
 }
 END_TEST
 
+/* read_ahead_kb = auto: its bandwidth and the round trip the mount path measured read back,
+ * whichever order the lines come in */
+START_TEST(test_record_roundtrip_auto)
+{
+        struct mount_record in = { .spec = "filer:/export",
+                                   .target = "/mnt/data",
+                                   .server = "10.99.0.1",
+                                   .read_ahead = { READ_AHEAD_AUTO, 8192, 250 },
+                                   .dev = makedev(0, 53),
+                                   .rtt_us = 5071 };
+        struct mount_record out;
+        char *text = NULL;
+
+        ck_assert_int_eq(mount_record_format(&in, &text), 0);
+        ck_assert_str_eq(text, "# nfs-tuned mount record 1\nspec=filer:/export\n"
+                               "target=/mnt/data\nserver=10.99.0.1\nnconnect=0\n"
+                               "read_ahead_kb=auto:8192\nread_ahead_bandwidth=250\nbg=no\n"
+                               "nconnect_requested=0\nnconnect_from=unknown\n"
+                               "read_ahead_from=unknown\nxprtsec=none\ndev=0:53\n"
+                               "read_ahead_rtt_us=5071\n");
+        ck_assert_int_eq(mount_record_parse(text, &out), 0);
+        ck_assert(out.read_ahead.kind == READ_AHEAD_AUTO && out.read_ahead.n == 8192);
+        ck_assert_uint_eq(out.read_ahead.bw, 250);
+        ck_assert_uint_eq(out.rtt_us, 5071);
+        mount_record_done(&out);
+        free(text);
+        ck_assert_int_eq(mount_record_parse("# nfs-tuned mount record 1\nspec=a:/b\ntarget=/m\n"
+                                            "read_ahead_bandwidth=40\nread_ahead_kb=auto\n",
+                                            &out),
+                         0);
+        ck_assert(out.read_ahead.kind == READ_AHEAD_AUTO && out.read_ahead.n == 15360);
+        ck_assert_uint_eq(out.read_ahead.bw, 40);
+        ck_assert_uint_eq(out.rtt_us, 0);
+        mount_record_done(&out);
+}
+END_TEST
+
 START_TEST(test_record_origin_names)
 {
         ck_assert_str_eq(setting_origin_to_string(ORIGIN_UNKNOWN), "unknown");
@@ -438,6 +475,7 @@ static Suite *make_suite(void)
         tcase_add_test(tc, test_record_name_too_long);
         tcase_add_test(tc, test_record_roundtrip);
         tcase_add_test(tc, test_record_roundtrip_asked);
+        tcase_add_test(tc, test_record_roundtrip_auto);
         tcase_add_test(tc, test_record_origin_names);
         tcase_add_loop_test(tc, test_record_parse_asked, 0, ELEMS(asked_rows));
         tcase_add_loop_test(tc, test_record_parse, 0, ELEMS(parse_rows));
