@@ -34,8 +34,8 @@ if [ "$install" = 1 ]; then
 fi
 
 passed=0 failed=0 skipped=0
-count() { # count BUILDDIR: adds the results of the last meson test run
-	local log=$1/meson-logs/testlog.json
+count() { # count BUILDDIR [LOGBASE]: adds the results of a meson test run (its log's name)
+	local log=$1/meson-logs/${2:-testlog}.json
 	[ -f "$log" ] || return 0
 	read -r p f s < <(python3 - "$log" <<'PY'
 import json, sys
@@ -54,9 +54,9 @@ PY
 # margins BUILDDIR: each test's time against its own meson timeout, for the lab's tests and
 # the three slowest others; a test past half of its limit is named (a machine twice as busy
 # fails it), never failed: the limit does that
-margins() {
+margins() { # margins BUILDDIR [LOGBASE]
 	meson introspect "$1" --tests >"$1/meson-logs/tests.json" 2>/dev/null || return 0
-	python3 - "$1/meson-logs/testlog.json" "$1/meson-logs/tests.json" <<'PY'
+	python3 - "$1/meson-logs/${2:-testlog}.json" "$1/meson-logs/tests.json" <<'PY'
 import json, sys
 limits = {t["name"]: (t["timeout"], t["suite"]) for t in json.load(open(sys.argv[2]))}
 runs = []
@@ -74,34 +74,47 @@ for d, name, limit, _ in lab + others[:3] + [r for r in others[3:] if limit and 
 PY
 }
 
-suite() { # suite BUILDDIR SETUP-ARGS... -- TEST-ARGS...
+setup() { # setup BUILDDIR SETUP-ARGS...: configured and compiled, warnings a failure
 	local dir=$1; shift
-	local setup=() tests=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do setup+=("$1"); shift; done
-	shift
-	tests=("$@")
-	echo "== $dir: meson setup ${setup[*]}"
-	if [ -d "$dir" ]; then meson setup --reconfigure "$dir" "${setup[@]}" >/dev/null
-	else meson setup "$dir" "${setup[@]}" >/dev/null; fi || { failed=$((failed + 1)); return; }
+	echo "== $dir: meson setup $*"
+	if [ -d "$dir" ]; then meson setup --reconfigure "$dir" "$@" >/dev/null
+	else meson setup "$dir" "$@" >/dev/null; fi || { failed=$((failed + 1)); return 1; }
 	meson compile -C "$dir" 2>&1 | grep -E '(warning|error):' && { echo "build warnings in $dir"; failed=$((failed + 1)); }
-	meson test -C "$dir" --print-errorlogs "${tests[@]}" | grep -vE '^ *[0-9]+/[0-9]+ .* OK '
+	return 0
+}
+tests() { # tests BUILDDIR TEST-ARGS...: a meson test run of a compiled tree, counted
+	local dir=$1; shift
+	meson test -C "$dir" --no-rebuild --print-errorlogs "$@" | grep -vE '^ *[0-9]+/[0-9]+ .* OK '
 	count "$dir"
 	margins "$dir"
 }
 
-suite build -- --suite unit --suite integration --suite fuzz --suite man --suite package --suite style
-suite build-asan -Db_sanitize=address,undefined -Db_lundef=false -- --suite unit --suite integration --suite fuzz
+# The lab boots one VM at a time (its steps run one after another, is_parallel: false), and a
+# TCG guest keeps about one of the machine's cores busy: the suites outside the VM run beside
+# it, on the other, from the first boot on (a log of their own: build/meson-logs/lab.json)
+lab_pid=
+if setup build; then
+	if [ "$lab" = 1 ]; then
+		# verbose: one line per lab check (ok NAME / FAIL NAME: why / skip NAME: why)
+		meson test -C build --no-rebuild --logbase lab --print-errorlogs --suite lab --verbose &
+		lab_pid=$!
+	fi
+	tests build --suite unit --suite integration --suite fuzz --suite man --suite package --suite style
+fi
+setup build-asan -Db_sanitize=address,undefined -Db_lundef=false &&
+	tests build-asan --suite unit --suite integration --suite fuzz
 lab_summary=
-if [ "$lab" = 1 ]; then
-	# verbose: one line per lab check (ok NAME / FAIL NAME: why / skip NAME: why)
-	suite build -- --suite lab --verbose
+if [ -n "$lab_pid" ]; then
+	wait "$lab_pid"
+	count build lab
+	margins build lab
 	# each platform's figures (lab/run --platform: bookworm in build/lab, trixie in build/lab/trixie)
 	res() { cat "build/lab/$1/results/summary" 2>/dev/null || echo none; }
 	lab_summary="bookworm: mount: $(res run-mount), system: $(res run-system), demo: $(res run-demo),"
-	lab_summary="$lab_summary fifty: $(res run-boot-fifty), kubernetes: $(res run-boot-kubernetes),"
-	lab_summary="$lab_summary throughput smoke: $(res run-throughput); trixie: mount: $(res trixie/run-mount),"
+	lab_summary="$lab_summary boot: $(res run-boot), throughput smoke: $(res run-throughput);"
+	lab_summary="$lab_summary trixie: mount: $(res trixie/run-mount),"
 	lab_summary="$lab_summary system: $(res trixie/run-system), demo: $(res trixie/run-demo),"
-	lab_summary="$lab_summary fifty: $(res trixie/run-boot-fifty), kubernetes: $(res trixie/run-boot-kubernetes),"
+	lab_summary="$lab_summary boot: $(res trixie/run-boot),"
 	lab_summary="$lab_summary upgrade: $(res trixie/run-upgrade)"
 fi
 

@@ -27,8 +27,8 @@ if [ "$SMOKE" = 1 ]; then
 	# (and a shorter queue for the neighbour: each request behind it waits less)
 	RT=1 BIG=32 SMALL=16 NCONNS="1 8" RTTS="5" PROFILES=2 NQD=2
 	# read_ahead_kb = auto's short form: two round trips, one connection, auto against the
-	# best of three fixed values and 15 MiB
-	RA_RTTS="5 20" RA_NCS="1" RA_KBS="128 1024 4096 15360" RA_COST="interleaved4"
+	# kernel's 128 KiB and 15 MiB
+	RA_RTTS="5 20" RA_NCS="1" RA_KBS="128 15360" RA_COST="interleaved4"
 	RC_RTTS="20" RC_KBS="128 15360"
 else
 	RT=5 BIG=256 SMALL=64 NCONNS="1 2 4 8 16" RTTS="1 5 20" PROFILES=99 NQD=8
