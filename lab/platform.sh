@@ -1,6 +1,6 @@
 # lab/platform.sh (sourced by lab/build, run, debs, throughput): which Debian release the lab is.
-#   LAB_PLATFORM  bookworm (Debian 12, kernel 6.1; the default) or trixie (Debian 13, 6.12):
-#                 any suite with an apt template lab/apt/SUITE.list.in
+#   LAB_PLATFORM  bookworm (Debian 12, kernel 6.1; the default), trixie (Debian 13, 6.12),
+#                 forky (Debian 14, 7.2): any suite with an apt template lab/apt/SUITE.list.in
 #   LAB_DIR       its images and runs: build/lab for bookworm, build/lab/SUITE for another
 # lab_platform_init: checks the name and sets LAB_DIR (both exported, for the scripts these
 # scripts run). Each script takes `--platform NAME` for LAB_PLATFORM.

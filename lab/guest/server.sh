@@ -22,7 +22,10 @@ nfsdcld -p /var/lib/nfs/rpc_pipefs -s /var/lib/nfs/nfsdcld || true
 rpcbind -w
 exportfs -ra
 rpc.mountd --port 20048
-rpc.nfsd --lease-time 10 --grace-time 10 8
+# NFSv4.0 asked for by name: Debian 14's server (nfs-utils 3.1, Linux 7.2) offers it no more
+# by default (/proc/fs/nfsd/versions "+3 +4 -4.0 +4.1 +4.2"); the identity and tls scenarios
+# mount it
+rpc.nfsd -V 4.0 --lease-time 10 --grace-time 10 8
 # a second listener: another port means another NFS client on the client side
 echo "tcp 2050" >/proc/fs/nfsd/portlist || echo "lab: no second nfsd port"
 cat /proc/fs/nfsd/portlist

@@ -87,6 +87,14 @@ udev_order() {
 	local w='ATTR .*read_ahead_kb.* writing|skipping writing ATTR\{[^}]*read_ahead_kb\}'
 	writes=$(echo "$OUT" | grep -E "$w")
 	log "  writes (systemd $(udevadm --version)): $(echo "$writes" | tr '\n' ';')"
+	# systemd 262 (Debian 14) shows neither: only the attributes written, each once, under
+	# "Written sysfs attributes:"; the writes follow the rule files, whose order is checked
+	# above, and the value that stays on real events is the checks' after this one
+	if [ -z "$writes" ] && echo "$OUT" | sed -n '/^Written sysfs attributes:/,/^[^ ]/p' |
+		grep -qE '^ +read_ahead_kb :'; then
+		NOTE="systemd $(udevadm --version): read_ahead_kb written, the rule files in order"
+		return 0
+	fi
 	[ -n "$writes" ] || fail "udevadm test shows no read_ahead_kb write" || return
 	echo "$writes" | tail -n1 | grep -qF "$OURS:" ||
 		fail "the last read_ahead_kb write udev plans is not our rule's: $(echo "$writes" | tr '\n' ';')" || return
@@ -193,7 +201,7 @@ udev_submount_undo() {
 
 nfsd_stop() { srv rpc.nfsd 0; }
 nfsd_start() {
-	srv rpc.nfsd --lease-time 10 --grace-time 10 8
+	srv rpc.nfsd -V 4.0 --lease-time 10 --grace-time 10 8
 	srv sh -c 'echo "tcp 2050" >/proc/fs/nfsd/portlist; echo Y >/proc/fs/nfsd/v4_end_grace' 2>/dev/null
 	return 0
 }
