@@ -1,7 +1,7 @@
 #!/bin/bash
 # Installs what the tests need (Debian 12, as root, through the machine's own apt sources) and
 # runs every suite: unit, integration, fuzz corpora, man pages, then the same under
-# ASan+UBSan, then the NFS lab in qemu on both of its platforms (Debian 12 and 13, see
+# ASan+UBSan, then the NFS lab in qemu on its platforms (Debian 12, 13 and 14, see
 # tests/meson.build).  Ends with one "N passed, N failed" line.
 #   tests/run-all.sh [--no-install] [--no-lab]
 set -uo pipefail
@@ -89,38 +89,41 @@ tests() { # tests BUILDDIR TEST-ARGS...: a meson test run of a compiled tree, co
 	margins "$dir"
 }
 
-# The lab boots one VM at a time (its steps run one after another, is_parallel: false), and a
-# TCG guest keeps about one of the machine's cores busy: the suites outside the VM run beside
-# it, on the other, from the first boot on (a log of their own: build/meson-logs/lab.json)
-lab_pid=
+# The lab boots its VMs in two lanes (meson suites lab-a and lab-b, tests/meson.build), one
+# boot at a time in each, and a TCG guest keeps about one of the machine's cores busy: the
+# lanes start as soon as the tree is compiled, the suites outside the VM beside them (logs of
+# their own: build/meson-logs/lab-a.json, lab-b.json)
+lab_pids=()
 if setup build; then
 	if [ "$lab" = 1 ]; then
-		# the Debian 13 image is built beside the Debian 12 steps (a debootstrap, no boot):
-		# its first step finds it up to date (lab/build's lock and stamp; should this build
-		# fail, that step builds it again and says why)
 		mkdir -p build/lab
-		lab/build --platform trixie >build/lab/prebuild-trixie.log 2>&1 &
 		# verbose: one line per lab check (ok NAME / FAIL NAME: why / skip NAME: why)
-		meson test -C build --no-rebuild --logbase lab --print-errorlogs --suite lab --verbose &
-		lab_pid=$!
+		for lane in lab-a lab-b; do
+			meson test -C build --no-rebuild --logbase $lane --print-errorlogs --suite $lane --verbose &
+			lab_pids+=($!)
+		done
 	fi
 	tests build --suite unit --suite integration --suite fuzz --suite man --suite package --suite style
 fi
 setup build-asan -Db_sanitize=address,undefined -Db_lundef=false &&
 	tests build-asan --suite unit --suite integration --suite fuzz
 lab_summary=
-if [ -n "$lab_pid" ]; then
-	wait "$lab_pid"
-	count build lab
-	margins build lab
-	# each platform's figures (lab/run --platform: bookworm in build/lab, trixie in build/lab/trixie)
+if [ ${#lab_pids[@]} -gt 0 ]; then
+	wait "${lab_pids[@]}"
+	for lane in lab-a lab-b; do
+		count build $lane
+		margins build $lane
+	done
+	# each platform's figures (lab/run --platform: bookworm in build/lab, trixie and forky in
+	# build/lab/trixie and build/lab/forky)
 	res() { cat "build/lab/$1/results/summary" 2>/dev/null || echo none; }
 	lab_summary="bookworm: mount: $(res run-mount), system: $(res run-system), demo: $(res run-demo),"
 	lab_summary="$lab_summary boot: $(res run-boot), throughput smoke: $(res run-throughput);"
 	lab_summary="$lab_summary trixie: mount: $(res trixie/run-mount),"
 	lab_summary="$lab_summary system: $(res trixie/run-system), demo: $(res trixie/run-demo),"
 	lab_summary="$lab_summary boot: $(res trixie/run-boot),"
-	lab_summary="$lab_summary upgrade: $(res trixie/run-upgrade)"
+	lab_summary="$lab_summary upgrade: $(res trixie/run-upgrade);"
+	lab_summary="$lab_summary forky: model: $(res forky/run-model), upgrade: $(res forky/run-upgrade)"
 fi
 
 echo "== meson tests: $passed passed, $failed failed, $skipped skipped${lab_summary:+; lab checks inside: $lab_summary}"
