@@ -26,7 +26,7 @@ tc_claim_joiner_first_at_the_kernel() {
 	needs_root_claims
 	for pol in warn follow; do
 		no_clients; rm -f "$T/stub/log" "$T/stub/argv"
-		two_at_once "$pol" 2 8 STUB_KERNEL_DELAY_MS=500
+		two_at_once "$pol" 2 8 STUB_KERNEL_DELAY_MS=2000
 		value_is "$pol: exit statuses" "$RC" "0 0"
 		value_is "$pol: the client B created" "$(cat "$T/clients")" "10.99.0.1 3 2 none"
 		value_is "$pol: A's nconnect" "$(mi_nconnect "$T/mnt/a")" 2 "A's plan undone by B"
@@ -37,11 +37,11 @@ tc_claim_joiner_first_at_the_kernel() {
 	grep -qF "following the existing client: nconnect=8 cannot take effect" "$T/errB" || fail "follow: B said $(cat "$T/errB")"
 }
 tc_claim_client_in_nfsfs_before_mountinfo() {
-	# A's client is in nfsfs (the stub's kernel lists it at once) 700 ms before A's mountinfo
-	# line: B, 0.2 s after A, finds a client only nfsfs shows; A's live claim says whose it is,
+	# A's client is in nfsfs (the stub's kernel lists it at once) 2 s before A's mountinfo
+	# line: B, once nfsfs lists it, finds a client only nfsfs shows; A's live claim says whose it is,
 	# so B joins it quietly (same nconnect), under refuse too, and without waiting for A
 	needs_root_claims
-	export STUB_SLEEP_MS=700 STUB_KERNEL=$T/clients
+	export STUB_SLEEP_MS=2000 STUB_KERNEL=$T/clients
 	local key; key=$(printf 'net%s-10.99.0.1-2049-tcp-v4.1' "$(stat -L -c %i /proc/self/ns/net)")
 	mkdir -p "$T/mnt/a"
 	for pol in warn refuse; do
@@ -49,8 +49,8 @@ tc_claim_client_in_nfsfs_before_mountinfo() {
 		conf "nconnect_policy = $pol"
 		"$HELPER" 10.99.0.1:/a "$T/mnt/a" -o vers=4.1,nconnect=2 2> "$T/errA" &
 		local p1=$!
-		sleep 0.2
-		grep -q '^v4 0a630001' "$T/nfsfs/servers" && [ ! -s "$T/mountinfo" ] ||
+		until_true "$pol: A's client in nfsfs" grep -q '^v4 0a630001' "$T/nfsfs/servers"
+		[ ! -s "$T/mountinfo" ] ||
 			fail "$pol: the window is not there (nfsfs: $(cat "$T/nfsfs/servers" 2>&1), mountinfo: $(cat "$T/mountinfo"))"
 		"$HELPER" 10.99.0.1:/b "$T/mnt/b" -v -o vers=4.1,nconnect=2 2> "$T/errB"
 		local r2=$?
@@ -89,7 +89,7 @@ tc_claim_other_minor_in_nfsfs() {
 	echo "10.99.0.1 4.2 8 none" > "$T/clients"
 	flock "$T/run/clients/$key42.claim" sleep 5 &
 	holder=$!
-	sleep 0.3
+	locked "$T/run/clients/$key42.claim"
 	run 10.99.0.1:/b "$DIR" -v -o vers=4.1,nconnect=2
 	status_is 0; out_lacks "warning"; out_lacks "refusing"
 	out_has "claim: $key42 is claimed by pid 1 (/mnt/a42): the NFSv4 client only /proc/fs/nfsfs shows may be the one it creates"
@@ -112,11 +112,11 @@ tc_claim_other_key_parallel() {
 	# NFSv3 and NFSv4.1 of one address are two clients: two claims, neither waits, no word
 	needs_root_claims
 	conf "nconnect_policy = refuse"
-	export STUB_SLEEP_MS=700 STUB_KERNEL=$T/clients
+	export STUB_SLEEP_MS=2000 STUB_KERNEL=$T/clients
 	mkdir -p "$T/mnt/a"
 	"$HELPER" 10.99.0.1:/a "$T/mnt/a" -v -o vers=3,nconnect=4 2> "$T/errA" &
 	local p1=$!
-	sleep 0.2
+	stub_started 1
 	"$HELPER" 10.99.0.1:/b "$T/mnt/b" -v -o vers=4.1,nconnect=8 2> "$T/errB" &
 	local p2=$!
 	wait $p1; local r1=$?; wait $p2; local r2=$?
@@ -142,7 +142,7 @@ tc_claim_stale_or_live() {
 	no_clients
 	flock "$T/run/clients/$key.claim" sleep 3 &
 	local holder=$!
-	sleep 0.3
+	locked "$T/run/clients/$key.claim"
 	run 10.99.0.1:/b "$DIR" -o vers=3,nconnect=8
 	status_is 0; out_has "which the mount of /mnt/live (10.99.0.1:/live) is creating now with nconnect=2"
 	opts_has nconnect=2
@@ -165,7 +165,7 @@ tc_claim_user_cannot_revive() {
 	# user nobody opens it read-only and flocks it: no say in root's next mount of that key
 	setpriv --reuid=65534 --regid=65534 --clear-groups flock -x "$T/run/clients/$key.claim" sleep 3 &
 	local holder=$!
-	sleep 0.3
+	locked "$T/run/clients/$key.claim"
 	run 10.99.0.1:/b "$DIR" -v -o vers=3,nconnect=8
 	status_is 0; out_lacks "/mnt/gone"; opts_has nconnect=8
 	out_has "claim: $key: this mount creates the client (nconnect=8)"
@@ -179,17 +179,18 @@ tc_claim_user_cannot_revive() {
 		chown "${own%:*}" "$T/run/clients/$key.claim"; chmod "${own##*:}" "$T/run/clients/$key.claim"
 		flock "$T/run/clients/$key.claim" sleep 3 &
 		holder=$!
-		sleep 0.3
+		locked "$T/run/clients/$key.claim"
 		run 10.99.0.1:/b "$DIR" -o vers=3,nconnect=8
 		status_is 0; out_lacks "/mnt/x"; opts_has nconnect=8
 		kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null
 		no_clients
 	done
 	# a claim the helper puts is 0600, in a directory no other user can enter
-	export STUB_SLEEP_MS=700
+	export STUB_SLEEP_MS=2000
+	rm -f "$T/stub/log"
 	"$HELPER" 10.99.0.1:/b "$DIR" -o vers=3,nconnect=8 2> "$T/err" &
 	local h=$!
-	sleep 0.3
+	stub_started 1
 	value_is "claim file mode" "$(stat -c %a "$T/run/clients/$key.claim")" 600
 	setpriv --reuid=65534 --regid=65534 --clear-groups cat "$T/run/clients/$key.claim" 2> /dev/null &&
 		fail "user nobody read a live claim"

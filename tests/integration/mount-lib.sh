@@ -69,21 +69,54 @@ newmount() { # newmount DEV OPTS [PARENT]
 }
 V3NEW="vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,mountaddr=10.99.0.1,local_lock=none,addr=10.99.0.1"
 
-# two_at_once POLICY NC_A NC_B [ENV_A]: helper A on $T/mnt/a, 0.2 s later helper B on $T/mnt/b,
-# both to 10.99.0.1 vers=3 against the stub acting as the kernel (STUB_KERNEL) with 700 ms
-# mounts; RC "rcA rcB", $T/errA and $T/errB, the stub's log in PATTERN
+# two_at_once POLICY NC_A NC_B [ENV_A]: helper A on $T/mnt/a, then, once A's mount.nfs has
+# started (A has claimed), helper B on $T/mnt/b, both to 10.99.0.1 vers=3 against the stub
+# acting as the kernel (STUB_KERNEL) with 2 s mounts; RC "rcA rcB", $T/errA and $T/errB, the
+# stub's log in PATTERN
 two_at_once() {
 	conf "nconnect_policy = $1"
-	export STUB_SLEEP_MS=700 STUB_KERNEL=$T/clients
+	rm -f "$T/stub/log"
+	export STUB_SLEEP_MS=2000 STUB_KERNEL=$T/clients
 	mkdir -p "$T/mnt/a"
 	env ${4:-} "$HELPER" 10.99.0.1:/a "$T/mnt/a" -o "vers=3,nconnect=$2" 2> "$T/errA" &
 	local p1=$!
-	sleep 0.2
+	stub_started 1
 	"$HELPER" 10.99.0.1:/b "$T/mnt/b" -o "vers=3,nconnect=$3" 2> "$T/errB" &
 	local p2=$!
 	wait $p1; local r1=$?; wait $p2; local r2=$?
 	RC="$r1 $r2" OUT=$(cat "$T/errA" "$T/errB")
 	PATTERN=$(awk '{print $1}' "$T/stub/log" | tr '\n' ' ')
+}
+# The cases that run two helpers at once order them by what the first one has done, never by
+# a fixed sleep: under a full run's load (two lab VMs, the ASan build beside) a helper took
+# more than the 0.3 s a case had given it to put its claim.
+# stub_started N: mount.nfs (the stub) has started N times (10 s at most): a helper run in the
+# background has then put its claim, which comes before mount.nfs
+stub_started() {
+	local i
+	for i in $(seq 200); do
+		[ "$(grep -c '^start' "$T/stub/log" 2>/dev/null)" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "mount.nfs (the stub) did not start $1 time(s) in 10 s: $(cat "$T/stub/log" 2>&1)"
+}
+# locked FILE: a process started in the background holds FILE flocked (10 s at most)
+locked() {
+	local i
+	for i in $(seq 200); do
+		flock -n -E 99 "$1" true; [ $? = 99 ] && return 0
+		sleep 0.05
+	done
+	fail "$1 is not locked after 10 s"
+}
+# until_true WHAT COMMAND...: COMMAND succeeds (10 s at most)
+until_true() {
+	local i
+	for i in $(seq 200); do
+		"${@:2}" && return 0
+		sleep 0.05
+	done
+	fail "$1: not after 10 s"
 }
 # put_claim FILE TEXT: a claim file as the helper leaves one (0600, printf's format TEXT)
 put_claim() { (umask 077; printf "$2" > "$1"); }

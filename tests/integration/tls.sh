@@ -95,7 +95,7 @@ tc_tls_claim_one_key() {
 	put_claim "$T/run/clients/$key.claim" '# nfs-tuned client claim 1\npid=1\nnconnect=1\nxprtsec=none\ntarget=/mnt/live\nspec=10.99.0.1:/live\n'
 	flock "$T/run/clients/$key.claim" sleep 3 &
 	local holder=$!
-	sleep 0.3
+	locked "$T/run/clients/$key.claim"
 	run 10.99.0.1:/b "$DIR" -o vers=4.1,xprtsec=tls
 	kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 	status_is 32; mount_nfs_not_run
