@@ -214,7 +214,9 @@ fifty_span() {
 fifty_state() {
 	local want_timeo=123 bad
 	[ "$1" = plain ] && want_timeo=600
-	udevadm settle -t 60 || fail "udev did not settle in 60 s" || return
+	# (each NFSv4 mount's short-lived bdis keep Debian 14's udev 10 s, one after another:
+	# lib.sh, SETTLE; the fifty's 29 NFSv4 mounts there are minutes of queue)
+	udevadm settle -t 600 || fail "udev did not settle in 600 s" || return
 	bad=$(fifty_entries | awk -v timeo=$want_timeo -v v3n=$FIFTY_V3_NCONNECT -v v41n=$FIFTY_V41_NCONNECT '
 		FILENAME == "/proc/self/mountinfo" {
 			for (i = 7; $i != "-"; i++) ;

@@ -156,7 +156,7 @@ k_udev_readahead() {
 	csi sh -c "mkdir -p '$f' && exec 3<>/dev/fuse && mount -i -t fuse -o fd=3,rootmode=40000,user_id=0,group_id=0 labfuse '$f'"
 	raf0=$(ra_of "$f")
 	udevadm control --start-exec-queue
-	udevadm settle -t 30 || fail "udev did not settle" || return
+	udevadm settle -t "$SETTLE" || fail "udev did not settle" || return
 	mounted "$p" && mounted "$f" "the FUSE mount" || return
 	dev=$(mi_dev "$p") raf=$(ra_of "$f")
 	boot1=$(for d in $(nfs_mountpoints | grep "^$MNT/[a-d]$"); do ra_of "$d"; done | tr '\n' ' ')

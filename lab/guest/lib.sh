@@ -205,6 +205,13 @@ xrun() {
 # OUT into the details log, each line as "    | LINE"
 out_log() { [ -z "$OUT" ] || log "    | ${OUT//$'\n'/$'\n'    | }"; }
 
+# How long a check waits for udev's queue to empty (udevadm settle -t): 60 s. Debian 14's
+# nfsrahead (nfs-utils 3.1.1) waits up to 10 s for a bdi's mount to appear, and the two
+# short-lived superblocks of every NFSv4 mount (the server's root on the way to the export)
+# never appear: each NFSv4 mount keeps a udev worker 10 s, and the next mount's short-lived
+# bdis reuse the device numbers, so their events queue behind (settle after one NFSv4.1
+# mount: 10.3 s, after one NFSv3 mount 0.4 s; after six NFSv4.1 mounts of one export 58.6 s).
+SETTLE=60
 # udev: systemd-udevd as a daemon (no systemd in the lab), with the rules of the image
 udev_start() {
 	local i d

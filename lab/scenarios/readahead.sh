@@ -109,7 +109,7 @@ udev_rule_live() {
 	udev_start || skip "systemd-udevd cannot run here" || return
 	xrun mount.nfs $SRV:/export/a "$a" -o vers=3
 	status_is 0 || return
-	udevadm settle -t 10
+	udevadm settle -t "$SETTLE"
 	dev=$(mi_dev "$a")
 	case $RULE in
 	*99-nfs-lab.rules) want=128 ;;
@@ -121,7 +121,7 @@ udev_rule_live() {
 	xrun mount.nfs $SRV:/export/a "$a" -o vers=3
 	status_is 0 || return
 	echo 15360 >"/sys/class/bdi/$(mi_dev "$a")/read_ahead_kb"
-	udevadm settle -t 10
+	udevadm settle -t "$SETTLE"
 	[ "$(ra_of "$a")" = "$want" ] || fail "a plain write of 15360 right after mount.nfs survived ($(ra_of "$a")): the lab's race is not set up" || return
 }
 
@@ -138,7 +138,7 @@ udev_helper() { # VERS
 	out_lacks 'warning:' || return
 	# the wait itself (libudev is loaded for it alone, sys/bdi.c)
 	out_has "read-ahead: udev finished bdi" || return
-	udevadm settle -t 10
+	udevadm settle -t "$SETTLE"
 	sleep 1
 	dev=$(mi_dev "$a")
 	[ "$(ra_of "$a")" = 15360 ] || fail "with the udev rule active the final read_ahead_kb of $dev is $(ra_of "$a"), expected 15360" || return

@@ -32,7 +32,7 @@ MARK=0
 mark() { MARK=$(wc -l <$SYSLOG); }
 since_mark() { tail -n +$((MARK + 1)) $SYSLOG | grep -F "nfs-tuned["; }
 slog() { since_mark | grep -F "bdi $1 " ; }
-settle() { udevadm settle -t 15; }
+settle() { udevadm settle -t "$SETTLE"; }
 ra_is() { # DIR KB WHY
 	local v
 	v=$(ra_of "$1")
