@@ -123,7 +123,8 @@ if [ ${#lab_pids[@]} -gt 0 ]; then
 	lab_summary="$lab_summary system: $(res trixie/run-system), demo: $(res trixie/run-demo),"
 	lab_summary="$lab_summary boot: $(res trixie/run-boot),"
 	lab_summary="$lab_summary upgrade: $(res trixie/run-upgrade);"
-	lab_summary="$lab_summary forky: model: $(res forky/run-model), upgrade: $(res forky/run-upgrade)"
+	lab_summary="$lab_summary forky: model: $(res forky/run-model), demo: $(res forky/run-demo),"
+	lab_summary="$lab_summary upgrade: $(res forky/run-upgrade)"
 fi
 
 echo "== meson tests: $passed passed, $failed failed, $skipped skipped${lab_summary:+; lab checks inside: $lab_summary}"
