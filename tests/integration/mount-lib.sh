@@ -90,25 +90,6 @@ two_at_once() {
 # The cases that run two helpers at once order them by what the first one has done, never by
 # a fixed sleep: under a full run's load (two lab VMs, the ASan build beside) a helper took
 # more than the 0.3 s a case had given it to put its claim.
-# stub_started N: mount.nfs (the stub) has started N times (10 s at most): a helper run in the
-# background has then put its claim, which comes before mount.nfs
-stub_started() {
-	local i
-	for i in $(seq 200); do
-		[ "$(grep -c '^start' "$T/stub/log" 2>/dev/null)" -ge "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "mount.nfs (the stub) did not start $1 time(s) in 10 s: $(cat "$T/stub/log" 2>&1)"
-}
-# locked FILE: a process started in the background holds FILE flocked (10 s at most)
-locked() {
-	local i
-	for i in $(seq 200); do
-		flock -n -E 99 "$1" true; [ $? = 99 ] && return 0
-		sleep 0.05
-	done
-	fail "$1 is not locked after 10 s"
-}
 # until_true WHAT COMMAND...: COMMAND succeeds (10 s at most)
 until_true() {
 	local i
@@ -118,6 +99,13 @@ until_true() {
 	done
 	fail "$1: not after 10 s"
 }
+# stub_started N: mount.nfs (the stub) has started N times: a helper run in the background has
+# then put its claim, which comes before mount.nfs
+stub_started() { until_true "mount.nfs (the stub) started $1 time(s)" stub_starts_at_least "$1"; }
+stub_starts_at_least() { [ "$(grep -c '^start' "$T/stub/log" 2>/dev/null)" -ge "$1" ]; }
+# locked FILE: a process started in the background holds FILE flocked
+locked() { until_true "$1 locked" held "$1"; }
+held() { flock -n -E 99 "$1" true; [ $? = 99 ]; }
 # put_claim FILE TEXT: a claim file as the helper leaves one (0600, printf's format TEXT)
 put_claim() { (umask 077; printf "$2" > "$1"); }
 # the stub's kernel forgets every client: its clients file, mountinfo and nfsfs
