@@ -29,14 +29,15 @@ if [ "$SMOKE" = 1 ]; then
 	# read_ahead_kb = auto's short form: two round trips, one connection, auto against the
 	# kernel's 128 KiB and 15 MiB
 	RA_RTTS="5 20" RA_NCS="1" RA_KBS="128 15360" RA_COST="interleaved4"
-	RC_RTTS="20" RC_KBS="128 15360"
+	RC_RTTS="20" RC_NCS="1" RC_KBS="128 15360"
 else
 	RT=5 BIG=256 SMALL=64 NCONNS="1 2 4 8 16" RTTS="1 5 20" PROFILES=99 NQD=8
 	RA_RTTS="0.5 2 5 20 40" RA_NCS="1 8" RA_COST="random4k interleaved4"
 	RA_KBS="128 256 512 1024 2048 4096 8192 15360 32768 65536"
-	RC_RTTS="0.5 2 5 20 40" RC_KBS="128 256 512 1024 2048 4096 8192 15360"
+	RC_RTTS="0.5 2 5 20 40" RC_NCS="1 8" RC_KBS="128 256 512 1024 2048 4096 8192 15360"
 fi
-# rawcap's path: one flow capped at RC_CAP, stated as read_ahead_bandwidth
+# rawcap's path: RC_CAP in all, stated as read_ahead_bandwidth; with nconnect N each of the N
+# flows capped at RC_CAP / N (fq paces each flow)
 RC_CAP=160mbit
 RA_KBS=${LAB_THROUGHPUT_WINDOWS:-$RA_KBS}
 # the O_DIRECT jobs: two requests (of 256 KiB, the lab's rsize) in flight for each connection
@@ -486,26 +487,34 @@ experiment_rawindow() {
 
 # ---------------------------------------------------------------------------------------
 # 6. rawcap: as rawindow's single reader, but where the path and not the emulator's CPU is the
-# limit: one connection capped at RC_CAP (fq maxrate on the server's end), that rate stated
-# as read_ahead_bandwidth, as an admin states a provisioned throughput
-rc_seq() { # REP RTT SETTING
-	rw_mount "$3" || return
-	[ "$3" != auto ] || rec rawcap "cap-rtt$2" auto "$1" helper_said "$AUTO_SAID"
-	buffered rawcap "cap-rtt$2" "$3" "$1"
+# limit: RC_CAP in all (fq maxrate on the server's end, per flow: with nconnect N each of the N
+# connections at RC_CAP / N), that rate stated as read_ahead_bandwidth, as an admin states a
+# provisioned throughput
+rc_seq() { # REP RTT NC SETTING
+	local g=cap-rtt$2-nc$3 opts=
+	[ "$3" = 1 ] || opts=nconnect=$3
+	rw_mount "$4" "$opts" || return
+	[ "$4" != auto ] || rec rawcap "$g" auto "$1" helper_said "$AUTO_SAID"
+	buffered rawcap "$g" "$4" "$1"
 }
 experiment_rawcap() {
-	local rep rtt kb
+	local rep rtt nc kb cap
 	# 160mbit: 160 x 10^6 / 8 bytes a second, in whole MiB/s
 	RA_BW=$(awk -v r="$RC_CAP" 'BEGIN { sub(/mbit$/, "", r); print int(r * 1e6 / 8 / 1048576) }')
 	rec rawcap - - 0 bandwidth_mib_s "$RA_BW"
 	for rtt in $RC_RTTS; do
-		rec rawcap "cap-rtt$rtt" - 0 label \
-			"buffered sequential read, one connection capped at $RC_CAP ($RA_BW MiB/s), $rtt ms round trip"
+		for nc in $RC_NCS; do
+			cap="$RC_CAP ($RA_BW MiB/s) over nconnect=$nc, $((${RC_CAP%mbit} / nc))mbit each"
+			rec rawcap "cap-rtt$rtt-nc$nc" - 0 label "buffered sequential read, $cap, $rtt ms round trip"
+		done
 	done
 	for rep in $(seq 1 "$REPEATS"); do
 		for rtt in $RC_RTTS; do
-			net "$RC_CAP" "$rtt" || return
-			for kb in $RC_KBS auto; do run_case rc_seq "$rep" "$rtt" "$kb"; done
+			for nc in $RC_NCS; do
+				cap=$((${RC_CAP%mbit} / nc))mbit
+				net "$cap" "$rtt" || return
+				for kb in $RC_KBS auto; do run_case rc_seq "$rep" "$rtt" "$nc" "$kb"; done
+			done
 		done
 	done
 	end_experiment

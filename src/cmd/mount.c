@@ -530,10 +530,9 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
                 plan = read_ahead_plan(&m->set.read_ahead, m->newm.dev, m->newm.rsize, rtt, m->sbs,
                                        m->nsbs);
                 if (rtt)
-                        log_info("read-ahead: auto: %lu KiB (%d x (bandwidth x round trip + "
-                                 "rsize), between %lu and %lu KiB)",
-                                 plan.kb, READ_AHEAD_AUTO_FACTOR, READ_AHEAD_AUTO_MIN,
-                                 m->set.read_ahead.n);
+                        log_info("read-ahead: auto: %lu KiB (bandwidth x round trip + rsize, "
+                                 "to a power of two, between %lu and %lu KiB)",
+                                 plan.kb, READ_AHEAD_AUTO_MIN, m->set.read_ahead.n);
                 else
                         log_info("read-ahead: auto: %lu KiB, its largest window (auto:MAX), "
                                  "as no round trip is known",

@@ -69,9 +69,9 @@ static unsigned long auto_kb(const struct read_ahead *ra, unsigned long rsize, u
         if (!rtt_us)
                 return cap;
         /* what the path holds in one round trip, in KiB (MiB/s x 1024 x us / 10^6), plus one
-         * read of rsize (its time on the wire adds to the round trip): FACTOR times that */
+         * read of rsize (its time on the wire adds to the round trip) */
         unsigned long long want = ((unsigned long long)ra->bw * 1024 * rtt_us + 999999) / 1000000;
-        want = (want + rsize / 1024) * READ_AHEAD_AUTO_FACTOR;
+        want += rsize / 1024;
         unsigned long kb = READ_AHEAD_AUTO_MIN;
         while (kb < want && kb < cap)
                 kb *= 2;

@@ -19,14 +19,14 @@ struct read_ahead {
 
 /*
  * read_ahead_kb = auto: the window a single sequential reader needs to keep the path busy,
- * READ_AHEAD_AUTO_FACTOR x (bandwidth x round trip + rsize): what the path holds in a round
- * trip, plus the one read whose time on the wire adds to it (nfs-tuned.conf(5)); rounded up
- * to a power of two, at least the kernel's 128 KiB and at most auto's MAX (auto:MAX; plain
- * auto: READ_AHEAD_AUTO_MAX).  Without a round trip (no RPC seen yet), MAX.
+ * bandwidth x round trip + rsize: what the path holds in a round trip, plus the one read
+ * whose time on the wire adds to it (nfs-tuned.conf(5)); rounded up to a power of two (up to
+ * twice that: the margin for a round trip that grows under load), at least the kernel's 128
+ * KiB and at most auto's MAX (auto:MAX; plain auto: READ_AHEAD_AUTO_MAX).  Without a round
+ * trip (no RPC seen yet), MAX.
  */
 #define READ_AHEAD_AUTO_MAX 15360UL
 #define READ_AHEAD_AUTO_MIN 128UL
-#define READ_AHEAD_AUTO_FACTOR 2
 /* read_ahead_bandwidth: MiB/s, when the config states none (a 10 Gbit/s path) */
 #define READ_AHEAD_BW_DEFAULT 1024UL
 #define READ_AHEAD_BW_MAX_N 1048576

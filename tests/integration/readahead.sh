@@ -37,28 +37,28 @@ stats_of() { # stats_of DIR [NAME OPS RTT]...
 	export NFS_TUNED_MOUNTSTATS=$T/mountstats
 }
 tc_read_ahead_auto() {
-	# 7 RPCs, 34 ms in all over 3 operations (+1.5 ms for the truncation): 5.071 ms; 2 x
-	# (100 MiB/s x 5.071 ms + rsize 1 MiB) = 2 x 1544 KiB: 4096 KiB, the next power of two
+	# 7 RPCs, 34 ms in all over 3 operations (+1.5 ms for the truncation): 5.071 ms;
+	# 100 MiB/s x 5.071 ms + rsize 1 MiB = 1544 KiB: 2048 KiB, the next power of two
 	conf 'read_ahead_kb = auto' 'read_ahead_bandwidth = 100'
 	stats_of "$DIR" NULL 1 5 GETATTR 4 20 FSINFO 2 9 LOOKUP 0 0
 	newmount 0:60 "$V3NEW"; export STUB_BDI=0:60
 	run 10.99.0.1:/e "$DIR" -v -o vers=3
 	status_is 0; opts_lacks read_ahead_kb=auto; opts_lacks read_ahead_bandwidth=100
-	value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 4096
+	value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 2048
 	out_has "read-ahead: auto: round trip 5.071 ms (7 RPCs, 34 ms in all), bandwidth 100 MiB/s (read_ahead_bandwidth)"
-	out_has "read-ahead: auto: 4096 KiB (2 x (bandwidth x round trip + rsize), between 128 and 15360 KiB)"
-	# the default bandwidth (1024 MiB/s): 10.6 MiB, capped at auto's 15360; auto:MAX caps lower
+	out_has "read-ahead: auto: 2048 KiB (bandwidth x round trip + rsize, to a power of two, between 128 and 15360 KiB)"
+	# the default bandwidth (1024 MiB/s): 5318 + 1024 KiB, 8192; auto:MAX caps lower
 	conf 'read_ahead_kb = auto'
 	newmount 0:61 "$V3NEW"; export STUB_BDI=0:61
 	run 10.99.0.1:/e "$DIR" -v -o vers=3
-	status_is 0; value_is "read_ahead_kb of bdi 0:61" "$(cat "$T/sys/class/bdi/0:61/read_ahead_kb")" 15360
+	status_is 0; value_is "read_ahead_kb of bdi 0:61" "$(cat "$T/sys/class/bdi/0:61/read_ahead_kb")" 8192
 	out_has "bandwidth 1024 MiB/s (the default; read_ahead_bandwidth sets it)"
 	conf 'read_ahead_kb = auto:4096'
 	newmount 0:62 "$V3NEW"; export STUB_BDI=0:62
 	run 10.99.0.1:/e "$DIR" -o vers=3
 	status_is 0; out_quiet
 	value_is "read_ahead_kb of bdi 0:62" "$(cat "$T/sys/class/bdi/0:62/read_ahead_kb")" 4096
-	# a near path, small reads: 2 x (0.25 ms x 100 MiB/s + 32 KiB): the kernel's 128 KiB is
+	# a near path, small reads: 0.25 ms x 100 MiB/s + 32 KiB: the kernel's 128 KiB is
 	# enough, and written as such
 	conf 'read_ahead_kb = auto' 'read_ahead_bandwidth = 100'
 	stats_of "$DIR" GETATTR 10 2

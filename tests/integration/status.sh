@@ -149,36 +149,36 @@ st_read_ahead_auto() {
 	printf '\tper-op statistics\n\t     GETATTR: 10 10 0 1200 1200 0 196 200 0\n' >> "$T/mountstats"
 	record mnt-a spec=10.99.0.1:/export/a target=/mnt/a read_ahead_kb=auto \
 		read_ahead_bandwidth=100 read_ahead_from=config dev=0:53 read_ahead_rtt_us=5071
-	# 2 x (100 MiB/s x 5.071 ms + 1 MiB) = 3088 KiB: 4096
-	ra 0:53 4096
+	# 100 MiB/s x 5.071 ms + 1 MiB = 1544 KiB: 2048
+	ra 0:53 2048
 	run -o target,ra-kb,ra-want-kb,ra-rtt-ms
 	status_is 0
-	out_matches '^/mnt/a +4096 +auto=4096 +5\.071$'
+	out_matches '^/mnt/a +2048 +auto=2048 +5\.071$'
 	run -J -o target,ra-want-kb,ra-rtt-ms
-	out_has '"ra-want-kb": 4096,'
+	out_has '"ra-want-kb": 2048,'
 	out_has '"ra-rtt-ms": 5.071'
 	ra 0:53 8192
 	run
 	status_is 1
-	err_has "[read-ahead-overwritten] /mnt/a: read_ahead_kb of bdi 0:53 is 8192, not the 4096 the helper set"
+	err_has "[read-ahead-overwritten] /mnt/a: read_ahead_kb of bdi 0:53 is 8192, not the 2048 the helper set"
 	# the config's bandwidth changed since: said
-	ra 0:53 4096
+	ra 0:53 2048
 	conf 'read_ahead_kb = auto' 'read_ahead_bandwidth = 200'
 	run
 	status_is 1
 	err_has "[config-mismatch] /mnt/a was mounted when the config gave it read_ahead_kb = auto with read_ahead_bandwidth = 100, and it now says auto with read_ahead_bandwidth = 200"
 	# no record (the udev rule sized it): mountstats' round trip now, (196 + 0.5) ms / 10 =
-	# 19.65 ms: 2 x (2013 + 1024) KiB: 8192; any value the rule may have written stands, the
+	# 19.65 ms: 2013 + 1024 KiB: 4096; any value the rule may have written stands, the
 	# kernel's own says it never ran
 	conf 'read_ahead_kb = auto' 'read_ahead_bandwidth = 100'
 	rm "$T/run/mounts/mnt-a"
 	run -o target,ra-kb,ra-want-kb,ra-rtt-ms
-	status_is 0 "4096, from the round trip of the rule's time"
-	out_matches '^/mnt/a +4096 +auto=8192 +19\.650$'
+	status_is 0 "2048, from the round trip of the rule's time"
+	out_matches '^/mnt/a +2048 +auto=4096 +19\.650$'
 	ra 0:53 128
 	run
 	status_is 1
-	err_has "[read-ahead-lost] /mnt/a: read_ahead_kb of bdi 0:53 is 128 (the kernel's default), the config asks 8192"
+	err_has "[read-ahead-lost] /mnt/a: read_ahead_kb of bdi 0:53 is 128 (the kernel's default), the config asks 4096"
 }
 st_read_ahead_shared_superblock_once() {
 	conf 'read_ahead_kb = 15360'

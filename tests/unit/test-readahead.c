@@ -110,33 +110,34 @@ START_TEST(test_kb)
 }
 END_TEST
 
-/* auto: FACTOR x (bandwidth x round trip + rsize), a power of two from 128 KiB, at most MAX;
- * MAX without a round trip. */
+/* auto: bandwidth x round trip + rsize, rounded up to a power of two from 128 KiB, at most
+ * MAX; MAX without a round trip. */
 static const struct {
         const char *in;
         unsigned long bw, rtt_us, rsize, kb;
 } auto_rows[] = {
         { "auto", 1024, 0, 1048576, 15360 }, /* no round trip known: MAX */
         { "auto:4096", 1024, 0, 0, 4096 },
-        { "auto", 1024, 1, 0, 128 },          /* 2 x 2 KiB: the kernel's 128 KiB at least */
-        { "auto", 1024, 61, 0, 128 },         /* 2 x 63.9 KiB */
-        { "auto", 1024, 62, 0, 256 },         /* 2 x 65 KiB: the next power of two */
-        { "auto", 1024, 500, 0, 2048 },       /* 2 x 524.3 KiB */
-        { "auto", 1024, 500, 262144, 2048 },  /* 2 x (525 + 256) KiB */
-        { "auto", 1024, 500, 1048576, 4096 }, /* 2 x (525 + 1024) KiB */
-        { "auto", 1024, 5000, 0, 15360 },     /* 2 x 5 MiB: 16 MiB, capped at MAX */
-        { "auto", 100, 5000, 0, 1024 },       /* 2 x 512 KiB, exactly */
-        { "auto", 100, 5001, 0, 2048 },
-        { "auto", 100, 20000, 0, 4096 },
-        { "auto", 100, 40000, 0, 8192 },
-        { "auto", 100, 300, 32768, 128 },    /* 2 x (31 + 32) KiB */
-        { "auto", 100, 300, 65536, 256 },    /* 2 x (31 + 64) KiB */
-        { "auto", 100, 300, 1048576, 4096 }, /* 2 x (31 + 1024) KiB */
+        { "auto", 1024, 1, 0, 128 },          /* 2 KiB: the kernel's 128 KiB at least */
+        { "auto", 1024, 122, 0, 128 },        /* 127.9 KiB, up to 128 */
+        { "auto", 1024, 123, 0, 256 },        /* 129 KiB: the next power of two */
+        { "auto", 1024, 500, 0, 1024 },       /* 524.3 KiB */
+        { "auto", 1024, 500, 262144, 1024 },  /* 525 + 256 KiB */
+        { "auto", 1024, 500, 1048576, 2048 }, /* 525 + 1024 KiB */
+        { "auto", 1024, 5000, 0, 8192 },      /* 5 MiB */
+        { "auto", 1024, 10000, 0, 15360 },    /* 10 MiB: 16 MiB, capped at MAX */
+        { "auto", 100, 5000, 0, 512 },        /* 512 KiB, exactly */
+        { "auto", 100, 5001, 0, 1024 },
+        { "auto", 100, 20000, 0, 2048 },
+        { "auto", 100, 40000, 0, 4096 },
+        { "auto", 100, 300, 32768, 128 },    /* 31 + 32 KiB */
+        { "auto", 100, 300, 131072, 256 },   /* 31 + 128 KiB */
+        { "auto", 100, 300, 1048576, 2048 }, /* 31 + 1024 KiB */
         { "auto", 100, 300, 1000, 128 },     /* less than 1 KiB of rsize: none */
-        { "auto:65536", 100, 40000, 0, 8192 },
+        { "auto:65536", 100, 80000, 0, 8192 },
         { "auto:2048", 100, 40000, 0, 2048 },
         { "auto:300", 1024, 5000, 0, 300 }, /* a MAX that is no power of two */
-        { "auto:300", 1024, 100, 0, 256 },
+        { "auto:300", 1024, 200, 0, 256 },
         { "auto", 1, 1, 0, 128 },
         { "auto:1048576", 1048576, 60000000, 4294967295UL, 1048576 }, /* the largest: no overflow */
 };
@@ -216,10 +217,10 @@ static const struct {
         /* rsize unknown (0) with a multiple: nothing to write */
         { "15x", 0, 50, { 0 }, 0, READ_AHEAD_LEAVE, 0 },
         { "16384", 0, 50, { 0 }, 0, READ_AHEAD_WRITE, 16384 },
-        /* auto: sized from the round trip (2 x (1 GiB/s x 1 ms + 1 MiB) = 4.05 MiB: 8 MiB) */
-        { "auto", 1048576, 50, { 0 }, 1000, READ_AHEAD_WRITE, 8192 },
+        /* auto: sized from the round trip (1 GiB/s x 1 ms + 1 MiB = 2.02 MiB: 4 MiB) */
+        { "auto", 1048576, 50, { 0 }, 1000, READ_AHEAD_WRITE, 4096 },
         { "auto", 0, 50, { 0 }, 0, READ_AHEAD_WRITE, 15360 },
-        { "auto", 1048576, 50, { 50 }, 1000, READ_AHEAD_SHARED, 8192 },
+        { "auto", 1048576, 50, { 50 }, 1000, READ_AHEAD_SHARED, 4096 },
 };
 /* clang-format on */
 
