@@ -41,13 +41,18 @@ tc_udev_bdi_line_late() {
 	needs_root_udev
 	printf 'NV SERVER   PORT DEV          FSID                              FSC\nv3 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
 	conf '[server "10.99.0.1"]' 'read_ahead_kb = 2048'
-	( sleep 0.3; echo "60 21 0:60 / /mnt/late rw,relatime - nfs 10.99.0.1:/e rw,$V3NEW" >> "$T/mountinfo" ) &
+	# 0.5 s after the helper was started: not there at its first look, in time before its
+	# 1000 ms bound. What it says is checked, not how long it took: under a full run's load a
+	# helper's start took 80 ms of a 300 ms delay, and it waited 221 ms
+	( sleep 0.5; echo "60 21 0:60 / /mnt/late rw,relatime - nfs 10.99.0.1:/e rw,$V3NEW" >> "$T/mountinfo" ) &
 	run --udev-bdi 0:60 -v
 	wait
 	status_is 0; [ "$STDOUT" = 2048 ] || fail "printed '$STDOUT', expected 2048"
 	out_has "bdi 0:60 /mnt/late (10.99.0.1:/e): read_ahead_kb 0 -> 2048"
-	ms=$(sed -n 's/.*mountinfo line found after waiting \([0-9]*\) ms.*/\1/p' "$T/err")
-	[ -n "$ms" ] && [ "$ms" -ge 250 ] && [ "$ms" -lt 1000 ] || fail "waited '$ms' ms for a line 300 ms late"
+	ms=$(sed -n 's/.*mountinfo line found after waiting \([0-9]*\) ms (\([0-9]*\) looks.*/\1 \2/p' "$T/err")
+	read -r ms looks <<<"$ms"
+	[ -n "$ms" ] && [ "$ms" -lt 1000 ] && [ "${looks:-0}" -ge 2 ] ||
+		fail "found a line 0.5 s late after '$ms' ms and '$looks' looks at the mount table"
 }
 tc_udev_bdi_line_absent() {
 	# another mount namespace made it: only nfsfs volumes lists it; the wait is bounded
@@ -61,7 +66,8 @@ tc_udev_bdi_line_absent() {
 	status_is 0; [ "$STDOUT" = 15360 ] || fail "printed '$STDOUT', expected 15360 ([server] by the volume's address)"
 	out_has "no mountinfo line, only nfsfs volumes lists it after waiting 10"
 	out_has "bdi 0:60 server 10.99.0.1, mounted in another mount namespace: read_ahead_kb 128 -> 15360"
-	[ "$ms" -ge 1000 ] && [ "$ms" -lt 3000 ] || fail "took $ms ms, expected the 1000 ms bound"
+	# (its start and end under a full run's load, the ASan build's among them, around it)
+	[ "$ms" -ge 1000 ] && [ "$ms" -lt 5000 ] || fail "took $ms ms, expected the 1000 ms bound"
 	# 15x needs the rsize, which only a mountinfo line shows: nothing
 	conf '[global]' 'read_ahead_kb = 15x'
 	run --udev-bdi 0:60
@@ -74,7 +80,8 @@ tc_udev_bdi_line_absent() {
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	wait
 	status_is 1; [ -z "$STDOUT" ] || fail "printed '$STDOUT' for a volume that went away"; out_quiet
-	[ "$ms" -lt 700 ] || fail "took $ms ms for a volume gone after 200 ms"
+	# less than the 1000 ms a full wait takes (its own start and end counted, under load)
+	[ "$ms" -lt 1000 ] || fail "took $ms ms for a volume gone after 200 ms"
 	# a line that is there: no wait
 	printf 'NV SERVER   PORT DEV          FSID                              FSC\nv4 0a630001  801 0:60         1:0                               no\n' > "$T/nfsfs/volumes"
 	echo "60 21 0:60 / /mnt/late rw,relatime - nfs 10.99.0.1:/e rw,$V3NEW" > "$T/mountinfo"
@@ -121,7 +128,8 @@ found_elsewhere_at_once() { # found_elsewhere_at_once WHY-IF-SLOW
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	status_is 0; [ "$STDOUT" = 15360 ] || fail "printed '$STDOUT', expected 15360"
 	out_has "bdi 0:60: mounted in another mount namespace ("; out_has "mount tables read): no wait"
-	[ "$ms" -lt 700 ] || fail "took $ms ms: $1"
+	# less than the 1000 ms a wait would take (its own start counted, under load)
+	[ "$ms" -lt 1000 ] || fail "took $ms ms: $1"
 }
 tc_udev_bdi_other_namespace_no_wait() {
 	# the kernel already shows the superblock in another mount namespace's table (a
@@ -157,8 +165,8 @@ tc_udev_bdi_not_nfs() {
 		run --udev-bdi "$d" -v
 		ms=$(( ($(date +%s%N) - start) / 1000000 ))
 		status_is 1; [ -z "$STDOUT" ] || fail "$d: printed '$STDOUT'"; out_quiet
-		# no wait: the device is not an NFS volume of this network namespace
-		[ "$ms" -lt 500 ] || fail "$d: took $ms ms"
+		# no wait (a wait is 1000 ms): the device is not an NFS volume of this network namespace
+		[ "$ms" -lt 1000 ] || fail "$d: took $ms ms"
 	done
 	run --udev-bdi
 	status_is 1; out_has "option '--udev-bdi' needs an argument"
