@@ -118,13 +118,13 @@ if [ ${#lab_pids[@]} -gt 0 ]; then
 	# build/lab/trixie and build/lab/forky)
 	res() { cat "build/lab/$1/results/summary" 2>/dev/null || echo none; }
 	lab_summary="bookworm: mount: $(res run-mount), system: $(res run-system), demo: $(res run-demo),"
-	lab_summary="$lab_summary boot: $(res run-boot), throughput smoke: $(res run-throughput);"
-	lab_summary="$lab_summary trixie: mount: $(res trixie/run-mount),"
-	lab_summary="$lab_summary system: $(res trixie/run-system), demo: $(res trixie/run-demo),"
-	lab_summary="$lab_summary boot: $(res trixie/run-boot),"
-	lab_summary="$lab_summary upgrade: $(res trixie/run-upgrade);"
-	lab_summary="$lab_summary forky: model: $(res forky/run-model), demo: $(res forky/run-demo),"
-	lab_summary="$lab_summary upgrade: $(res forky/run-upgrade)"
+	lab_summary="$lab_summary boot: $(res run-boot), throughput smoke: $(res run-throughput)"
+	for p in trixie forky; do
+		lab_summary="$lab_summary; $p: mount: $(res $p/run-mount), system: $(res $p/run-system),"
+		lab_summary="$lab_summary demo: $(res $p/run-demo),"
+		[ $p = forky ] || lab_summary="$lab_summary boot: $(res $p/run-boot),"
+		lab_summary="$lab_summary upgrade: $(res $p/run-upgrade)"
+	done
 fi
 
 echo "== meson tests: $passed passed, $failed failed, $skipped skipped${lab_summary:+; lab checks inside: $lab_summary}"
