@@ -89,31 +89,27 @@ tests() { # tests BUILDDIR TEST-ARGS...: a meson test run of a compiled tree, co
 	margins "$dir"
 }
 
-# The lab boots its VMs in two lanes (meson suites lab-a and lab-b, tests/meson.build), one
-# boot at a time in each, and a TCG guest keeps about one of the machine's cores busy: the
-# lanes start as soon as the tree is compiled, the suites outside the VM beside them (logs of
-# their own: build/meson-logs/lab-a.json, lab-b.json)
-lab_pids=()
+# The lab boots two VMs at a time (meson's suite lab, longest first, tests/meson.build): a TCG
+# guest keeps one of the two cores busy. It starts as soon as the tree is compiled, the suites
+# outside the VM beside it (its log of its own: build/meson-logs/lab.json)
+lab_pid=
 if setup build; then
 	if [ "$lab" = 1 ]; then
 		mkdir -p build/lab
 		# verbose: one line per lab check (ok NAME / FAIL NAME: why / skip NAME: why)
-		for lane in lab-a lab-b; do
-			meson test -C build --no-rebuild --logbase $lane --print-errorlogs --suite $lane --verbose &
-			lab_pids+=($!)
-		done
+		meson test -C build --no-rebuild --logbase lab --print-errorlogs --suite lab \
+			--num-processes 2 --verbose &
+		lab_pid=$!
 	fi
 	tests build --suite unit --suite integration --suite fuzz --suite man --suite package --suite style
 fi
 setup build-asan -Db_sanitize=address,undefined -Db_lundef=false &&
 	tests build-asan --suite unit --suite integration --suite fuzz
 lab_summary=
-if [ ${#lab_pids[@]} -gt 0 ]; then
-	wait "${lab_pids[@]}"
-	for lane in lab-a lab-b; do
-		count build $lane
-		margins build $lane
-	done
+if [ -n "$lab_pid" ]; then
+	wait "$lab_pid"
+	count build lab
+	margins build lab
 	# each platform's figures (lab/run --platform: bookworm in build/lab, trixie and forky in
 	# build/lab/trixie and build/lab/forky)
 	res() { cat "build/lab/$1/results/summary" 2>/dev/null || echo none; }
