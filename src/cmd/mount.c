@@ -517,7 +517,8 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
 {
         bool is_auto = m->set.read_ahead.kind == READ_AHEAD_AUTO;
         struct read_ahead_plan plan = read_ahead_plan(&m->set.read_ahead, m->newm.dev,
-                                                      m->newm.rsize, 0, m->sbs, m->nsbs);
+                                                      m->newm.rsize, m->newm.nconnect, 0, m->sbs,
+                                                      m->nsbs);
         unsigned maj = major(m->newm.dev), min = minor(m->newm.dev);
         unsigned long old = 0, now = 0, page_kb = bdi_page_kb(), rtt = 0;
         long waited = 0;
@@ -527,12 +528,13 @@ static enum stage_result mount_read_ahead(struct mount_ctx *m)
                 return STAGE_NEXT;
         if (is_auto && plan.step == READ_AHEAD_WRITE) {
                 rtt = mount_rtt_us(m);
-                plan = read_ahead_plan(&m->set.read_ahead, m->newm.dev, m->newm.rsize, rtt, m->sbs,
-                                       m->nsbs);
+                plan = read_ahead_plan(&m->set.read_ahead, m->newm.dev, m->newm.rsize,
+                                       m->newm.nconnect, rtt, m->sbs, m->nsbs);
                 if (rtt)
-                        log_info("read-ahead: auto: %lu KiB (bandwidth x round trip + rsize, "
-                                 "to a power of two, between %lu and %lu KiB)",
-                                 plan.kb, READ_AHEAD_AUTO_MIN, m->set.read_ahead.n);
+                        log_info("read-ahead: auto: %lu KiB (bandwidth x round trip + nconnect %u "
+                                 "x rsize, to a power of two, between %lu and %lu KiB)",
+                                 plan.kb, m->newm.nconnect ? m->newm.nconnect : 1,
+                                 READ_AHEAD_AUTO_MIN, m->set.read_ahead.n);
                 else
                         log_info("read-ahead: auto: %lu KiB, its largest window (auto:MAX), "
                                  "as no round trip is known",

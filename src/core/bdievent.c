@@ -63,7 +63,8 @@ int bdi_event_decide(const struct config *c, const struct bdi_event *ev, struct 
                 d.rtt_us = rec ? rec->rtt_us : ev->rtt_us;
         }
         /* the event is for a new bdi: no earlier superblock shares it */
-        d.plan = read_ahead_plan(&set.read_ahead, ev->dev, m ? m->rsize : 0, d.rtt_us, NULL, 0);
+        d.plan = read_ahead_plan(&set.read_ahead, ev->dev, m ? m->rsize : 0, m ? m->nconnect : 1,
+                                 d.rtt_us, NULL, 0);
         d.nconnect_differs = rec && rec->bg && rec->nconnect && m->nconnect != rec->nconnect;
         /* a bg mount's verification is this one: the mount path had gone when it landed */
         d.tls_lacking = rec && rec->bg && m &&

@@ -62,16 +62,18 @@ const char *read_ahead_to_string(const struct read_ahead *ra, char buf[static RE
         return buf;
 }
 
-static unsigned long auto_kb(const struct read_ahead *ra, unsigned long rsize, unsigned long rtt_us)
+static unsigned long auto_kb(const struct read_ahead *ra, unsigned long rsize, unsigned conns,
+                             unsigned long rtt_us)
 {
         unsigned long cap = ra->n < READ_AHEAD_AUTO_MIN ? READ_AHEAD_AUTO_MIN : ra->n;
 
         if (!rtt_us)
                 return cap;
         /* what the path holds in one round trip, in KiB (MiB/s x 1024 x us / 10^6), plus one
-         * read of rsize (its time on the wire adds to the round trip) */
+         * read of rsize in flight on each connection (its time on the wire adds to the round
+         * trip) */
         unsigned long long want = ((unsigned long long)ra->bw * 1024 * rtt_us + 999999) / 1000000;
-        want += rsize / 1024;
+        want += (unsigned long long)(conns ? conns : 1) * (rsize / 1024);
         unsigned long kb = READ_AHEAD_AUTO_MIN;
         while (kb < want && kb < cap)
                 kb *= 2;
@@ -86,10 +88,11 @@ unsigned long read_ahead_rtt_us(unsigned long long ops, unsigned long long rtt_m
         return us ? (unsigned long)(us > 60000000ULL ? 60000000ULL : us) : 1;
 }
 
-unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize, unsigned long rtt_us)
+unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize, unsigned conns,
+                            unsigned long rtt_us)
 {
         switch (ra->kind) {
-        case READ_AHEAD_AUTO: return auto_kb(ra, rsize, rtt_us);
+        case READ_AHEAD_AUTO: return auto_kb(ra, rsize, conns, rtt_us);
         case READ_AHEAD_KB: return ra->n;
         case READ_AHEAD_RSIZE_MULT: {
                 unsigned long kb = ra->n * (rsize / 1024);
@@ -101,9 +104,10 @@ unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize, un
 }
 
 struct read_ahead_plan read_ahead_plan(const struct read_ahead *ra, dev_t dev, unsigned long rsize,
-                                       unsigned long rtt_us, const dev_t *sbs, size_t nsbs)
+                                       unsigned conns, unsigned long rtt_us, const dev_t *sbs,
+                                       size_t nsbs)
 {
-        unsigned long kb = read_ahead_kb(ra, rsize, rtt_us);
+        unsigned long kb = read_ahead_kb(ra, rsize, conns, rtt_us);
 
         if (!kb)
                 return (struct read_ahead_plan){ READ_AHEAD_LEAVE, 0 };

@@ -19,8 +19,10 @@ struct read_ahead {
 
 /*
  * read_ahead_kb = auto: the window a single sequential reader needs to keep the path busy,
- * bandwidth x round trip + rsize: what the path holds in a round trip, plus the one read
- * whose time on the wire adds to it (nfs-tuned.conf(5)); rounded up to a power of two (up to
+ * bandwidth x round trip + nconnect x rsize: what the path holds in a round trip, plus one
+ * read in flight on each connection, whose time on the wire adds to it (with nconnect N the
+ * kernel spreads the reads over N connections, and a connection with none idles: under a
+ * per-connection limit the reader loses its share; nfs-tuned.conf(5)); rounded up to a power of two (up to
  * twice that: the margin for a round trip that grows under load), at least the kernel's 128
  * KiB and at most auto's MAX (auto:MAX; plain auto: READ_AHEAD_AUTO_MAX).  Without a round
  * trip (no RPC seen yet), MAX.
@@ -37,10 +39,12 @@ int read_ahead_parse(const char *s, struct read_ahead *ret);
 #define READ_AHEAD_STRLEN 32
 const char *read_ahead_to_string(const struct read_ahead *ra, char buf[static READ_AHEAD_STRLEN]);
 /*
- * The KiB to write for a mount with `rsize` bytes whose RPCs took `rtt_us` microseconds on
- * average (0: not known; auto only); 0 when nothing is to be written.
+ * The KiB to write for a mount with `rsize` bytes over `conns` connections (its nconnect; 0
+ * counts as 1) whose RPCs took `rtt_us` microseconds on average (0: not known; auto only); 0
+ * when nothing is to be written.
  */
-unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize, unsigned long rtt_us);
+unsigned long read_ahead_kb(const struct read_ahead *ra, unsigned long rsize, unsigned conns,
+                            unsigned long rtt_us);
 /*
  * The mean round trip of a mount's RPCs in microseconds from mountstats' per-operation
  * counts: `ops` requests, `rtt_ms` their round trips summed per operation in whole ms (the
@@ -62,11 +66,13 @@ struct read_ahead_plan {
 };
 
 /*
- * For the mount on superblock `dev` with `rsize` bytes: `sbs` are the superblocks that existed
- * before mount.nfs ran (read then, because afterwards the new one is among them).
+ * For the mount on superblock `dev` with `rsize` bytes over `conns` connections: `sbs` are
+ * the superblocks that existed before mount.nfs ran (read then, because afterwards the new
+ * one is among them).
  */
 struct read_ahead_plan read_ahead_plan(const struct read_ahead *ra, dev_t dev, unsigned long rsize,
-                                       unsigned long rtt_us, const dev_t *sbs, size_t nsbs);
+                                       unsigned conns, unsigned long rtt_us, const dev_t *sbs,
+                                       size_t nsbs);
 /* The value read back is the one written, as the kernel keeps it: in whole pages. */
 bool read_ahead_readback_ok(unsigned long wanted, unsigned long now, unsigned long page_kb);
 

@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         (void)verify_findings(&vr, "/mnt/x", nm, &c.v[i].key.addr, &c, &f);
                         struct read_ahead ra = { READ_AHEAD_RSIZE_MULT, 15, 0 };
                         dev_t sbs[1] = { makedev(0, 50) };
-                        (void)read_ahead_plan(&ra, nm->dev, nm->rsize, 0, sbs, 1);
+                        (void)read_ahead_plan(&ra, nm->dev, nm->rsize, nm->nconnect, 0, sbs, 1);
                 }
                 findings_done(&f);
                 client_match_done(&cm);

@@ -46,7 +46,13 @@ tc_read_ahead_auto() {
 	status_is 0; opts_lacks read_ahead_kb=auto; opts_lacks read_ahead_bandwidth=100
 	value_is "read_ahead_kb of bdi 0:60" "$(cat "$T/sys/class/bdi/0:60/read_ahead_kb")" 2048
 	out_has "read-ahead: auto: round trip 5.071 ms (7 RPCs, 34 ms in all), bandwidth 100 MiB/s (read_ahead_bandwidth)"
-	out_has "read-ahead: auto: 2048 KiB (bandwidth x round trip + rsize, to a power of two, between 128 and 15360 KiB)"
+	out_has "read-ahead: auto: 2048 KiB (bandwidth x round trip + nconnect 1 x rsize, to a power of two, between 128 and 15360 KiB)"
+	# nconnect 2, as mountinfo shows it: a read in flight on each connection, 520 + 2 x 1024
+	# KiB = 2568 KiB: 4096
+	newmount 0:64 "${V3NEW/,hard,/,hard,nconnect=2,}"; export STUB_BDI=0:64
+	run 10.99.0.1:/e "$DIR" -v -o vers=3,nconnect=2
+	status_is 0; value_is "read_ahead_kb of bdi 0:64" "$(cat "$T/sys/class/bdi/0:64/read_ahead_kb")" 4096
+	out_has "read-ahead: auto: 4096 KiB (bandwidth x round trip + nconnect 2 x rsize"
 	# the default bandwidth (1024 MiB/s): 5318 + 1024 KiB, 8192; auto:MAX caps lower
 	conf 'read_ahead_kb = auto'
 	newmount 0:61 "$V3NEW"; export STUB_BDI=0:61

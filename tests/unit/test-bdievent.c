@@ -148,7 +148,8 @@ static struct read_ahead_plan mount_path_plan(const struct config *c, const stru
         struct match_input in = { spec.host, &m->addr, 1, m->target };
         ck_assert_int_eq(config_merge(c, &cmd, &in, false, &merged), 0);
         ck_assert_int_eq(plan_settings(&merged, &set, NULL), 0);
-        struct read_ahead_plan p = read_ahead_plan(&set.read_ahead, m->dev, m->rsize, 0, NULL, 0);
+        struct read_ahead_plan p = read_ahead_plan(&set.read_ahead, m->dev, m->rsize, m->nconnect,
+                                                   0, NULL, 0);
         merged_done(&merged);
         optlist_done(&cmd);
         nfs_spec_done(&spec);

@@ -106,40 +106,55 @@ START_TEST(test_kb)
 {
         struct read_ahead ra = { .n = kb_rows[_i].n };
         ra.kind = kb_rows[_i].kind;
-        ck_assert_uint_eq(read_ahead_kb(&ra, kb_rows[_i].rsize, 5000), kb_rows[_i].kb);
+        /* a fixed value or a multiple does not depend on nconnect */
+        ck_assert_uint_eq(read_ahead_kb(&ra, kb_rows[_i].rsize, 1, 5000), kb_rows[_i].kb);
+        ck_assert_uint_eq(read_ahead_kb(&ra, kb_rows[_i].rsize, 16, 5000), kb_rows[_i].kb);
 }
 END_TEST
 
-/* auto: bandwidth x round trip + rsize, rounded up to a power of two from 128 KiB, at most
- * MAX; MAX without a round trip. */
+/* auto: bandwidth x round trip + nconnect x rsize, rounded up to a power of two from 128 KiB,
+ * at most MAX; MAX without a round trip. */
 static const struct {
         const char *in;
-        unsigned long bw, rtt_us, rsize, kb;
+        unsigned long bw, rtt_us, rsize;
+        unsigned conns; /* nconnect */
+        unsigned long kb;
 } auto_rows[] = {
-        { "auto", 1024, 0, 1048576, 15360 }, /* no round trip known: MAX */
-        { "auto:4096", 1024, 0, 0, 4096 },
-        { "auto", 1024, 1, 0, 128 },          /* 2 KiB: the kernel's 128 KiB at least */
-        { "auto", 1024, 122, 0, 128 },        /* 127.9 KiB, up to 128 */
-        { "auto", 1024, 123, 0, 256 },        /* 129 KiB: the next power of two */
-        { "auto", 1024, 500, 0, 1024 },       /* 524.3 KiB */
-        { "auto", 1024, 500, 262144, 1024 },  /* 525 + 256 KiB */
-        { "auto", 1024, 500, 1048576, 2048 }, /* 525 + 1024 KiB */
-        { "auto", 1024, 5000, 0, 8192 },      /* 5 MiB */
-        { "auto", 1024, 10000, 0, 15360 },    /* 10 MiB: 16 MiB, capped at MAX */
-        { "auto", 100, 5000, 0, 512 },        /* 512 KiB, exactly */
-        { "auto", 100, 5001, 0, 1024 },
-        { "auto", 100, 20000, 0, 2048 },
-        { "auto", 100, 40000, 0, 4096 },
-        { "auto", 100, 300, 32768, 128 },    /* 31 + 32 KiB */
-        { "auto", 100, 300, 131072, 256 },   /* 31 + 128 KiB */
-        { "auto", 100, 300, 1048576, 2048 }, /* 31 + 1024 KiB */
-        { "auto", 100, 300, 1000, 128 },     /* less than 1 KiB of rsize: none */
-        { "auto:65536", 100, 80000, 0, 8192 },
-        { "auto:2048", 100, 40000, 0, 2048 },
-        { "auto:300", 1024, 5000, 0, 300 }, /* a MAX that is no power of two */
-        { "auto:300", 1024, 200, 0, 256 },
-        { "auto", 1, 1, 0, 128 },
-        { "auto:1048576", 1048576, 60000000, 4294967295UL, 1048576 }, /* the largest: no overflow */
+        { "auto", 1024, 0, 1048576, 1, 15360 }, /* no round trip known: MAX */
+        { "auto:4096", 1024, 0, 0, 1, 4096 },
+        { "auto", 1024, 1, 0, 1, 128 },          /* 2 KiB: the kernel's 128 KiB at least */
+        { "auto", 1024, 122, 0, 1, 128 },        /* 127.9 KiB, up to 128 */
+        { "auto", 1024, 123, 0, 1, 256 },        /* 129 KiB: the next power of two */
+        { "auto", 1024, 500, 0, 1, 1024 },       /* 524.3 KiB */
+        { "auto", 1024, 500, 262144, 1, 1024 },  /* 525 + 256 KiB */
+        { "auto", 1024, 500, 1048576, 1, 2048 }, /* 525 + 1024 KiB */
+        { "auto", 1024, 5000, 0, 1, 8192 },      /* 5 MiB */
+        { "auto", 1024, 10000, 0, 1, 15360 },    /* 10 MiB: 16 MiB, capped at MAX */
+        { "auto", 100, 5000, 0, 1, 512 },        /* 512 KiB, exactly */
+        { "auto", 100, 5001, 0, 1, 1024 },
+        { "auto", 100, 20000, 0, 1, 2048 },
+        { "auto", 100, 40000, 0, 1, 4096 },
+        { "auto", 100, 300, 32768, 1, 128 },    /* 31 + 32 KiB */
+        { "auto", 100, 300, 131072, 1, 256 },   /* 31 + 128 KiB */
+        { "auto", 100, 300, 1048576, 1, 2048 }, /* 31 + 1024 KiB */
+        { "auto", 100, 300, 1000, 1, 128 },     /* less than 1 KiB of rsize: none */
+        { "auto:65536", 100, 80000, 0, 1, 8192 },
+        { "auto:2048", 100, 40000, 0, 1, 2048 },
+        { "auto:300", 1024, 5000, 0, 1, 300 }, /* a MAX that is no power of two */
+        { "auto:300", 1024, 200, 0, 1, 256 },
+        { "auto", 1, 1, 0, 1, 128 },
+        { "auto:1048576", 1048576, 60000000, 4294967295UL, 1,
+          1048576 }, /* the largest: no overflow */
+        { "auto:1048576", 1048576, 60000000, 4294967295UL, 16, 1048576 },
+        /* nconnect 8: a read in flight on each connection (the lab's rawcap: 19 MiB/s, rsize
+         * 256 KiB, 2.6 to 41 ms; 512 KiB to 2 MiB with one connection, 4 MiB with eight) */
+        { "auto", 19, 2600, 262144, 1, 512 },     /* 51 + 256 KiB */
+        { "auto", 19, 2600, 262144, 8, 4096 },    /* 51 + 8 x 256 KiB */
+        { "auto", 19, 41000, 262144, 1, 2048 },   /* 798 + 256 KiB */
+        { "auto", 19, 41000, 262144, 8, 4096 },   /* 798 + 2048 KiB */
+        { "auto", 1024, 500, 1048576, 8, 15360 }, /* 525 + 8 MiB: 16 MiB, capped at MAX */
+        { "auto", 100, 300, 131072, 0, 256 },     /* nconnect not shown: one connection */
+        { "auto", 100, 300, 131072, 2, 512 },     /* 31 + 256 KiB */
 };
 
 START_TEST(test_auto)
@@ -148,7 +163,8 @@ START_TEST(test_auto)
         ck_assert_int_eq(read_ahead_parse(auto_rows[_i].in, &ra), 0);
         ck_assert_uint_eq(ra.bw, READ_AHEAD_BW_DEFAULT);
         ra.bw = auto_rows[_i].bw;
-        unsigned long kb = read_ahead_kb(&ra, auto_rows[_i].rsize, auto_rows[_i].rtt_us);
+        unsigned long kb = read_ahead_kb(&ra, auto_rows[_i].rsize, auto_rows[_i].conns,
+                                         auto_rows[_i].rtt_us);
         ck_assert_msg(kb == auto_rows[_i].kb, "row %d: %lu KiB, want %lu", _i, kb,
                       auto_rows[_i].kb);
 }
@@ -193,7 +209,7 @@ START_TEST(test_end_to_end)
 {
         struct read_ahead ra;
         ck_assert_int_eq(read_ahead_parse(e2e_rows[_i].in, &ra), 0);
-        ck_assert_uint_eq(read_ahead_kb(&ra, e2e_rows[_i].rsize, 0), e2e_rows[_i].kb);
+        ck_assert_uint_eq(read_ahead_kb(&ra, e2e_rows[_i].rsize, 1, 0), e2e_rows[_i].kb);
 }
 END_TEST
 
@@ -233,7 +249,7 @@ START_TEST(test_plan)
                 before[n++] = makedev(0, plan_rows[_i].before[i]);
         ck_assert_int_eq(read_ahead_parse(plan_rows[_i].ra, &ra), 0);
         struct read_ahead_plan p = read_ahead_plan(&ra, makedev(0, plan_rows[_i].dev_minor),
-                                                   plan_rows[_i].rsize, plan_rows[_i].rtt_us,
+                                                   plan_rows[_i].rsize, 1, plan_rows[_i].rtt_us,
                                                    before, n);
         ck_assert_msg(p.step == plan_rows[_i].step, "row %d: step %d", _i, p.step);
         ck_assert_uint_eq(p.kb, plan_rows[_i].kb);
