@@ -45,7 +45,8 @@ mode_script() {
 }
 
 # the scenarios named (LAB_SCENARIOS), else the mode's: all (every one of /lab/scenarios
-# but upgrade.sh, which needs the upgraded image) or the one NAME given
+# but upgrade.sh, which needs the upgraded image, and churn.sh, a boot of its own) or the one
+# NAME given
 mode_scenarios() {
 	if [ -n "$LAB_SCENARIOS" ]; then
 		list=
@@ -55,14 +56,15 @@ mode_scenarios() {
 			else echo "FAIL $s: no such scenario (lab/scenarios/$s.sh)" | tee -a "$LAB_LINES"; fi
 		done
 	elif [ "$1" = all ]; then
-		list=$(ls /lab/scenarios/*.sh | grep -v '/upgrade\.sh$' | sort)
+		list=$(ls /lab/scenarios/*.sh | grep -vE '/(upgrade|churn)\.sh$' | sort)
 	else
 		list=/lab/scenarios/$1.sh
 	fi
 
-	# each scenario's own limit; its time against it is printed (the runner's result line has
-	# the boot's), so a scenario that drifts towards it is seen before it fails
-	SCENARIO_LIMIT=600
+	# each scenario's own limit (the mode's LAB_SCENARIO_LIMIT: the churn's long form); its
+	# time against it is printed (the runner's result line has the boot's), so a scenario
+	# that drifts towards it is seen before it fails
+	SCENARIO_LIMIT=${LAB_SCENARIO_LIMIT:-600}
 	for f in $list; do
 		name=$(basename "$f" .sh)
 		echo "# $name ($(cut -d' ' -f1 /proc/uptime) s)"
@@ -100,6 +102,7 @@ boot)       mode_boot ;;                # lab/run --boot [group...]
 demo)       mode_script demo ;;         # lab/demo
 throughput) mode_script throughput ;;   # lab/throughput: figures to $results/throughput.tsv
 upgrade)    mode_scenarios upgrade ;;   # lab/run --platform trixie --upgrade [scenario...]
+churn)      mode_scenarios churn ;;     # lab/run --churn
 *)
 	echo "FAIL lab: unknown mode '$LAB_MODE' (lab/guest/main.sh's table)" | tee -a "$LAB_LINES"
 	cp "$LAB_LINES" "$results/lines"
