@@ -137,16 +137,24 @@ phase_of() { # PID DIR
 	elif up "$2"; then PHASE=after
 	else PHASE=before; fi
 }
-# kills the udev rule's programs (mount.nfs-tuned --udev-bdi) running now; N: how many
-rule_kills() {
-	local d c a
-	N=0
+# procs COMM...: PIDS, the processes running now whose name (/proc/PID/comm) is one of them
+procs() {
+	local d c n
+	PIDS=()
 	for d in /proc/[0-9]*; do
 		read -r c <"$d/comm" 2>/dev/null || continue
-		[ "$c" = mount.nfs-tuned ] || continue
-		mapfile -d '' -t a <"$d/cmdline" 2>/dev/null
+		for n in "$@"; do [ "$c" = "$n" ] && PIDS+=("${d#/proc/}"); done
+	done
+}
+# kills the udev rule's programs (mount.nfs-tuned --udev-bdi) running now; N: how many
+rule_kills() {
+	local p a
+	N=0
+	procs mount.nfs-tuned
+	for p in "${PIDS[@]}"; do
+		mapfile -d '' -t a <"/proc/$p/cmdline" 2>/dev/null
 		[ "${a[1]:-}" = --udev-bdi ] || continue
-		kill -9 "${d#/proc/}" 2>/dev/null && N=$((N + 1))
+		kill -9 "$p" 2>/dev/null && N=$((N + 1))
 	done
 }
 
@@ -404,28 +412,29 @@ check_rundir() {
 # (its workers', which come and go with them); one stat(1) for all
 UDEVD_PID=
 udevd_fds() {
-	local f l c
+	local p l
 	FDS=
 	if [ -z "$UDEVD_PID" ] || [ ! -d /proc/$UDEVD_PID ]; then
+		# the daemon: the systemd-udevd whose parent is PID 1 (its workers' is the daemon)
 		UDEVD_PID=
-		for f in /proc/[0-9]*; do
-			read -r c <"$f/comm" 2>/dev/null || continue
-			[ "$c" = systemd-udevd ] || continue
-			read -r l <"$f/stat"; l=${l#*) }; l=${l#* }
-			[ "${l%% *}" = 1 ] && { UDEVD_PID=${f#/proc/}; break; }
+		procs systemd-udevd
+		for p in "${PIDS[@]}"; do
+			read -r l <"/proc/$p/stat" 2>/dev/null || continue
+			l=${l#*) }; l=${l#* }
+			[ "${l%% *}" = 1 ] && { UDEVD_PID=$p; break; }
 		done
 	fi
 	[ -n "$UDEVD_PID" ] || return 0
 	UDEVD_FILES=$(stat -c %N /proc/$UDEVD_PID/fd/* 2>/dev/null | sed -n "s/^.* -> '//; s/'\$//; /^\(socket\|pipe\|anon_inode\):/d; p" | sort)
 	FDS=$(printf '%s' "$UDEVD_FILES" | grep -c .)
 }
-# the helpers and mount.nfs processes running now, as "PID COMM" lines in STRAYS
+# the helpers and mount.nfs processes running now, as "PID COMM; " in STRAYS
 strays() {
-	local f c
+	local p c
 	STRAYS=
-	for f in /proc/[0-9]*; do
-		read -r c <"$f/comm" 2>/dev/null || continue
-		case $c in mount.nfs | mount.nfs-tuned) STRAYS="$STRAYS${f#/proc/} $c; " ;; esac
+	procs mount.nfs mount.nfs-tuned
+	for p in "${PIDS[@]}"; do
+		read -r c <"/proc/$p/comm" 2>/dev/null && STRAYS="$STRAYS$p $c; "
 	done
 }
 
