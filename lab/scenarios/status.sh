@@ -169,3 +169,33 @@ status_transports() {
 	value_is "back online" "$OUT" "$n 4" || return
 }
 t status-transports status_transports
+
+# A record of an earlier mount on the mount point, whose device number the kernel gives the
+# next mount there again (the lowest free one), left because the run directory was read-only
+# when that next mount was made through the helper (the churn with faults found it): status
+# tells it apart by when it was seen mounted (the record's verified_ms) against the
+# superblock's age in mountstats, and uses nothing of it
+status_reused_device() {
+	local b dev1 i
+	need_status || return
+	b=$(mp b)
+	hrun $SRV:/export/b "$b" -o vers=3,nconnect=8
+	status_is 0 || return
+	dev1=$(mi_dev "$b")
+	umount "$b" || { fail "cannot unmount $b"; return; }
+	for i in $(seq 1 50); do [ "$(nfs_servers)" = 0 ] && break; sleep 0.1; done
+	# mountstats' age counts whole seconds: a mount two of them later is told apart
+	sleep 2.5
+	mount --bind /run/nfs-tuned /run/nfs-tuned && mount -o remount,bind,ro /run/nfs-tuned ||
+		{ fail "cannot make /run/nfs-tuned read-only"; return; }
+	hrun $SRV:/export/b "$b" -o vers=3,nconnect=2
+	umount /run/nfs-tuned
+	status_is 0 "mounted without its record" || return
+	value_is "the device number given again" "$(mi_dev "$b")" "$dev1" || return
+	grep -q "^dev=$dev1\$" /run/nfs-tuned/mounts/mnt-lab-b ||
+		{ fail "the earlier record is not there: $(cat /run/nfs-tuned/mounts/mnt-lab-b)"; return; }
+	srun -r -n -o target,record,req,nconnect
+	status_is 0 "nothing of the earlier record's nconnect=8: $OUT" || return
+	out_matches "^$b +stale +2\$" "its row: the record stale, nothing asked" || return
+}
+t status-reused-device status_reused_device

@@ -34,12 +34,16 @@ void mount_leave_record(struct mount_ctx *m)
         };
         memcpy(rec.xprtsec, m->req.xprtsec, sizeof(rec.xprtsec));
         /* nothing depends on it but a later check: the mount goes on */
-        if ((r = record_write(mount_rundir(m), &rec)) < 0)
-                log_info("cannot leave the plan in %s/%s: %s; a bg mount that lands later is not "
-                         "checked",
-                         p->rundir, RECORD_SUBDIR, strerror(-r));
-        else
+        if ((r = record_write(mount_rundir(m), &rec)) >= 0) {
                 m->recordfd = r;
+                return;
+        }
+        log_info("cannot leave the plan in %s/%s: %s; a bg mount that lands later is not checked",
+                 p->rundir, RECORD_SUBDIR, strerror(-r));
+        /* an earlier mount's record on this mount point would stand for this one (a full run
+         * directory still lets it go; a read-only one does not) */
+        if ((r = record_remove(p, m->dir)) < 0)
+                log_info("cannot remove the earlier plan of %s either: %s", m->dir, strerror(-r));
 }
 
 void mount_record_add_dev(struct mount_ctx *m)

@@ -149,6 +149,7 @@ static int gather_one(struct status_ctx *s, int dir, size_t i)
                 return -ENOMEM;
         f->fstab_options = fstab_target_options(s->fstab, s->nfstab, m->target);
         f->stats = s->stats_read ? mountstats_take(&s->stats, m->target) : NULL;
+        f->when = mountstats_when(&s->stats, f->stats);
         live_transports(s, m, f);
         if (s->stats_read && !f->stats &&
             status_inputs_add(&s->in, IN_MOUNTSTATS,

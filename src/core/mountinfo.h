@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -26,6 +27,16 @@ struct nfs_mount {
 };
 
 void nfs_mount_done(struct nfs_mount *m);
+
+/*
+ * When a mount's superblock was made, on CLOCK_MONOTONIC in milliseconds: after lo_ms and at
+ * hi_ms at the latest (mountstats' `age:`, whole seconds, read between two readings of the
+ * clock).  known false: no bound.
+ */
+struct mount_when {
+        long long lo_ms, hi_ms;
+        bool known;
+};
 
 /*
  * From one mountinfo entry: fstype, super options, target, source and device.  Returns 0 and

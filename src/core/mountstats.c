@@ -2,10 +2,12 @@
 #include "core/mountstats.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/opts.h"
 #include "shared/array.h"
 #include "shared/escape.h"
 #include "shared/macro.h"
@@ -64,7 +66,7 @@ static int feed_device(struct mountstats *s, const char *line)
                 free(target);
                 return -ENOMEM;
         }
-        s->v[s->n++] = (struct mountstats_entry){ .target = target };
+        s->v[s->n++] = (struct mountstats_entry){ .target = target, .age_s = -1 };
         s->in_nfs = true;
         return 0;
 }
@@ -156,11 +158,32 @@ int mountstats_feed(struct mountstats *s, const char *line)
                 return 0;
         if (startswith(t, "xprt:"))
                 return feed_xprt(&s->v[s->n - 1], t + 5);
+        if (startswith(t, "age:") && !s->in_ops) {
+                unsigned long age;
+                if (parse_uint(t + 4 + strspn(t + 4, " \t"), 0, LONG_MAX, &age) == 0)
+                        s->v[s->n - 1].age_s = (long)age;
+                return 0;
+        }
         if (startswith(t, "per-op statistics"))
                 s->in_ops = true;
         else if (s->in_ops)
                 rpc_rtt_add(&s->v[s->n - 1].rtt, t);
         return 0;
+}
+
+/* the kernel's jiffies follow CLOCK_MONOTONIC tick by tick: a tick or two either way */
+#define JIFFIES_SLACK_MS 100
+
+struct mount_when mountstats_when(const struct mountstats *s, const struct mountstats_entry *e)
+{
+        if (!e || e->age_s < 0 || !s->read_start_ms || s->read_end_ms < s->read_start_ms)
+                return (struct mount_when){ 0 };
+        /* age = floor((now - made) / 1 s), `now` between the two readings */
+        return (struct mount_when){
+                .lo_ms = s->read_start_ms - (e->age_s + 1) * 1000LL - JIFFIES_SLACK_MS,
+                .hi_ms = s->read_end_ms - e->age_s * 1000LL + JIFFIES_SLACK_MS,
+                .known = true,
+        };
 }
 
 const struct mountstats_entry *mountstats_take(struct mountstats *s, const char *target)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "core/addr.h"
+#include "core/mountinfo.h"
 #include "core/rpcrtt.h"
 #include "shared/hash.h"
 
@@ -28,6 +29,7 @@ struct mountstats_entry {
         size_t nxprts;
         unsigned bad_xprts; /* xprt: lines not understood: not counted */
         struct rpc_rtt rtt; /* its per-op statistics summed */
+        long age_s;         /* `age:`: seconds since its superblock was made; -1: not shown */
         bool taken;
 };
 
@@ -37,6 +39,9 @@ struct mountstats {
         struct hindex index; /* by target */
         bool in_nfs;         /* the lines read belong to v[n - 1] */
         bool in_ops;         /* ... and are its per-op statistics */
+        /* CLOCK_MONOTONIC (ms) before and after the file was read (load_mountstats()); 0: not
+         * read from the kernel (the ages then bound nothing) */
+        long long read_start_ms, read_end_ms;
 };
 
 void mountstats_done(struct mountstats *s);
@@ -47,6 +52,12 @@ int mountstats_feed(struct mountstats *s, const char *line);
  * count in the order of mountinfo); NULL when the file shows none.
  */
 const struct mountstats_entry *mountstats_take(struct mountstats *s, const char *target);
+/*
+ * When the entry's superblock was made, from its `age:` and the time the file was read: the
+ * kernel counts the age in whole seconds of its jiffies since the superblock was made (the
+ * mount_time of struct nfs_server), on the clock CLOCK_MONOTONIC keeps.
+ */
+struct mount_when mountstats_when(const struct mountstats *s, const struct mountstats_entry *e);
 /*
  * One `xprt:` line's text after "xprt:": 0 and *ret filled when it is one the kernel writes
  * (a known transport and its count of numbers), -EINVAL otherwise.

@@ -82,9 +82,13 @@ static enum setting_origin origin_parse(const char *s)
         return ORIGIN_UNKNOWN;
 }
 
-void mount_record_format_dev(dev_t dev, char buf[static MOUNT_RECORD_DEV_STRLEN])
+void mount_record_format_dev(dev_t dev, long long verified_ms,
+                             char buf[static MOUNT_RECORD_DEV_STRLEN])
 {
-        snprintf(buf, MOUNT_RECORD_DEV_STRLEN, "dev=%u:%u\n", major(dev), minor(dev));
+        int n = snprintf(buf, MOUNT_RECORD_DEV_STRLEN, "dev=%u:%u\n", major(dev), minor(dev));
+        if (verified_ms > 0)
+                snprintf(buf + n, MOUNT_RECORD_DEV_STRLEN - (size_t)n, "verified_ms=%lld\n",
+                         verified_ms);
 }
 
 void mount_record_format_rtt(unsigned long rtt_us, char buf[static MOUNT_RECORD_LINE_STRLEN])
@@ -104,7 +108,7 @@ int mount_record_format(const struct mount_record *r, char **ret)
         if (r->read_ahead.kind == READ_AHEAD_AUTO)
                 snprintf(bw, sizeof(bw), "read_ahead_bandwidth=%lu\n", r->read_ahead.bw);
         if (r->dev)
-                mount_record_format_dev(r->dev, dev);
+                mount_record_format_dev(r->dev, r->verified_ms, dev);
         if (r->rtt_us)
                 mount_record_format_rtt(r->rtt_us, rtt);
         if (asprintf(ret,
@@ -128,6 +132,19 @@ static void dev_parse(const char *s, dev_t *ret)
 
         if (sscanf(s, "%u:%u%c", &maj, &min, &end) == 2 && min < (1U << 20) && maj < (1U << 12))
                 *ret = makedev(maj, min);
+}
+
+/* "81234": milliseconds, 64 bits wide on every architecture (unsigned long is not) */
+static void ms_parse(const char *s, long long *ret)
+{
+        char *end;
+
+        if (*s < '0' || *s > '9')
+                return;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (!*end && errno == 0 && v > 0)
+                *ret = v;
 }
 
 /* One line "key=value": the value of a string key replaces the field. */
@@ -154,6 +171,8 @@ static int record_set(void *ctx, const char *key, const char *value)
                 r->read_ahead_from = origin_parse(value);
         else if (streq(key, "dev"))
                 dev_parse(value, &r->dev);
+        else if (streq(key, "verified_ms"))
+                ms_parse(value, &r->verified_ms);
         else if (streq(key, "read_ahead_kb")) {
                 unsigned long bw = r->read_ahead.bw;
                 if (read_ahead_parse(value, &r->read_ahead) == 0 && bw &&
@@ -188,9 +207,15 @@ int mount_record_parse(const char *text, struct mount_record *ret)
         return 0;
 }
 
-bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m)
+bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m,
+                          const struct mount_when *w)
 {
         /* a record without dev (a bg mount not verified yet) matches by source and target */
-        return r && m && streq(r->target, m->target) && streq(r->spec, m->source) &&
-               (!r->dev || r->dev == m->dev);
+        if (!(r && m && streq(r->target, m->target) && streq(r->spec, m->source) &&
+              (!r->dev || r->dev == m->dev)))
+                return false;
+        /* the helper saw its mount after the kernel made its superblock (or one the mount
+         * shares): a record seen mounted before this superblock existed is an earlier mount's
+         * that had the same device number (the kernel gives the lowest free one again) */
+        return !(w && w->known && r->verified_ms && r->verified_ms < w->lo_ms);
 }

@@ -106,9 +106,10 @@ int status_add_finding(struct status_report *r, enum severity sev, const char *c
         return 0;
 }
 
-bool status_record_current(const struct mount_record *r, const struct nfs_mount *m)
+bool status_record_current(const struct mount_record *r, const struct nfs_mount *m,
+                           const struct mount_when *w)
 {
-        return mount_record_matches(r, m);
+        return mount_record_matches(r, m, w);
 }
 
 /* What the config alone gives the mount now: nconnect (0: nothing) and read-ahead. */
@@ -431,9 +432,9 @@ static int analyse_one(struct status_report *rep, struct status_mount *row,
         struct config_now now;
         int r;
 
-        row->record = !rec                                 ? RECORD_NONE
-                      : status_record_current(rec, row->m) ? RECORD_CURRENT
-                                                           : RECORD_STALE;
+        row->record = !rec                                           ? RECORD_NONE
+                      : status_record_current(rec, row->m, &f->when) ? RECORD_CURRENT
+                                                                     : RECORD_STALE;
         if (row->record != RECORD_CURRENT)
                 rec = NULL;
         requested(row, f);

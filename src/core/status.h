@@ -25,6 +25,7 @@ struct status_facts {
         int live, offline;                    /* its client's transports not offline, and
                                             * offline, in the sunrpc sysfs; -1: not known */
         long ra_now;                          /* read_ahead_kb of its bdi; -1: not known */
+        struct mount_when when;               /* when its superblock was made (mountstats) */
 };
 
 enum req_source { REQ_NONE, REQ_RECORD, REQ_FSTAB };
@@ -144,5 +145,7 @@ int status_add_finding(struct status_report *r, enum severity sev, const char *c
 int status_analyse_mounts(const struct clients *c, const struct status_facts *facts,
                           const struct config *conf, unsigned long page_kb,
                           struct status_report *ret);
-/* The record is the plan of this mount: same mount point, source and superblock. */
-bool status_record_current(const struct mount_record *r, const struct nfs_mount *m);
+/* The record is the plan of this mount: same mount point, source and superblock, and seen
+ * mounted after that superblock was made (`w`, when known). */
+bool status_record_current(const struct mount_record *r, const struct nfs_mount *m,
+                           const struct mount_when *w);

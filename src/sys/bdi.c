@@ -19,6 +19,7 @@
 
 #include "core/nfsfs.h"
 #include "shared/macro.h"
+#include "sys/clock.h"
 #include "sys/dl.h"
 #include "sys/mounttable.h"
 #include "sys/paths.h"
@@ -118,21 +119,14 @@ bool bdi_udev_shares_namespaces(const struct paths *p)
         return true;
 }
 
-static long now_ms(void)
-{
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* The add event of bdi `name` after udev ran its rules for it; 0, -ETIMEDOUT or -errno. */
-static int watch_for(struct bdi_watch *w, const char *name, long deadline)
+static int watch_for(struct bdi_watch *w, const char *name, long long deadline)
 {
         const struct libudev *l = &w->lib;
         int fd = l->udev_monitor_get_fd(w->mon);
 
         for (;;) {
-                long left = deadline - now_ms();
+                long long left = deadline - clock_monotonic_ms();
                 if (left <= 0)
                         return -ETIMEDOUT;
                 struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -158,11 +152,11 @@ static int watch_for(struct bdi_watch *w, const char *name, long deadline)
 int bdi_watch_wait(struct bdi_watch *w, dev_t dev, int timeout_ms, long *ret_waited_ms)
 {
         char name[32];
-        long start = now_ms();
+        long long start = clock_monotonic_ms();
 
         snprintf(name, sizeof(name), "%u:%u", major(dev), minor(dev));
         int r = watch_for(w, name, start + timeout_ms);
-        *ret_waited_ms = now_ms() - start;
+        *ret_waited_ms = (long)(clock_monotonic_ms() - start);
         return r;
 }
 
@@ -238,10 +232,10 @@ static bool volume_listed(const struct paths *p, dev_t dev, struct nfs_addr *ret
  * wait itself costs nothing.  With `volume`, a volume that leaves nfsfs meanwhile ends it
  * (-EMEDIUMTYPE): NFSv4's short-lived superblock of the server's root is never mounted here.
  */
-static int wait_mount_line(const struct paths *p, dev_t dev, long deadline, bool volume,
+static int wait_mount_line(const struct paths *p, dev_t dev, long long deadline, bool volume,
                            unsigned *looks, struct nfs_mount *ret)
 {
-        long next_volume = now_ms() + BDI_VOLUME_RECHECK_MS;
+        long long next_volume = clock_monotonic_ms() + BDI_VOLUME_RECHECK_MS;
         struct nfs_addr a;
         int r;
 
@@ -254,7 +248,7 @@ static int wait_mount_line(const struct paths *p, dev_t dev, long deadline, bool
                 if ((r = find_mount_by_dev(p, fd, dev, ret)) != -ENOENT)
                         return r;
                 for (bool changed = false; !changed;) {
-                        long now = now_ms(), wait = deadline - now;
+                        long long now = clock_monotonic_ms(), wait = deadline - now;
                         if (wait <= 0)
                                 return -ENOENT;
                         if (volume && next_volume - now < wait)
@@ -265,10 +259,10 @@ static int wait_mount_line(const struct paths *p, dev_t dev, long deadline, bool
                         int n = poll(&pfd, 1, (int)wait);
                         if (n < 0 && errno != EINTR)
                                 return -errno;
-                        if (volume && now_ms() >= next_volume) {
+                        if (volume && clock_monotonic_ms() >= next_volume) {
                                 if (!volume_listed(p, dev, &a))
                                         return -EMEDIUMTYPE;
-                                next_volume = now_ms() + BDI_VOLUME_RECHECK_MS;
+                                next_volume = clock_monotonic_ms() + BDI_VOLUME_RECHECK_MS;
                         }
                         changed = n > 0 || !proc;
                 }
@@ -340,7 +334,7 @@ int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_own
 {
         struct bdi_owner o = { .kind = BDI_NOT_NFS };
         _cleanup_free_ char *volumes = NULL;
-        long start = now_ms(), waited;
+        long long start = clock_monotonic_ms(), waited;
         /* every NFS superblock of this network namespace is in nfsfs before its bdi exists:
          * a device it does not list costs no look at the mount table (a flood of FUSE
          * superblocks costs one read of a file of NFS volumes each) */
@@ -355,12 +349,12 @@ int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_own
                 o.kind = BDI_NFS_MOUNT;
         /* no line yet: only a volume of this network namespace is worth waiting for */
         if (r == 0 || r == -EMEDIUMTYPE || !listed) {
-                o.lookup_ms = now_ms() - start;
+                o.lookup_ms = (long)(clock_monotonic_ms() - start);
                 *ret = o;
                 return 0;
         }
-        waited = now_ms();
-        o.lookup_ms = waited - start;
+        waited = clock_monotonic_ms();
+        o.lookup_ms = (long)(waited - start);
         /* mounted in another mount namespace (a container): no wait, the volume decides */
         if (mounted_elsewhere(p, dev, &o.looks)) {
                 o.kind = BDI_NFS_VOLUME;
@@ -372,7 +366,7 @@ int bdi_find_owner(const struct paths *p, dev_t dev, int wait_ms, struct bdi_own
         if (r == -ENOMEM)
                 return r;
         o.kind = r == 0 ? BDI_NFS_MOUNT : r == -EMEDIUMTYPE ? BDI_NOT_NFS : BDI_NFS_VOLUME;
-        o.waited_ms = now_ms() - waited;
+        o.waited_ms = (long)(clock_monotonic_ms() - waited);
         /* a zero wait still says "waited" */
         o.waited_ms += !o.waited_ms;
         *ret = o;

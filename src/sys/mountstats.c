@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "shared/macro.h"
+#include "sys/clock.h"
 #include "sys/fileio.h"
 
 int load_mountstats(const struct paths *p, struct mountstats *ret)
@@ -18,6 +19,8 @@ int load_mountstats(const struct paths *p, struct mountstats *ret)
         ssize_t n;
         int r = 0;
 
+        /* its ages count to the moment each line was made: between these two readings */
+        ret->read_start_ms = clock_monotonic_ms();
         _cleanup_(closep) int fd = paths_open(p, p->mountstats, O_RDONLY | O_CLOEXEC, 0);
         if (fd < 0 || !(f = fdopen(fd, "re")))
                 return fd < 0 ? fd : -errno;
@@ -28,6 +31,7 @@ int load_mountstats(const struct paths *p, struct mountstats *ret)
                         line[n - 1] = '\0';
                 r = mountstats_feed(ret, line);
         }
+        ret->read_end_ms = clock_monotonic_ms();
         /* a directory, an I/O error: not a file without mounts */
         if (r == 0 && ferror(f))
                 r = errno ? -errno : -EIO;

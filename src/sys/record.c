@@ -10,6 +10,7 @@
 
 #include "shared/macro.h"
 #include "sys/chase.h"
+#include "sys/clock.h"
 #include "sys/fileio.h"
 #include "sys/rundir.h"
 
@@ -31,7 +32,9 @@ int record_add_dev(int fd, dev_t dev)
 {
         char line[MOUNT_RECORD_DEV_STRLEN];
 
-        mount_record_format_dev(dev, line);
+        /* when it was seen mounted: status tells an earlier mount's record of the same
+         * device number by it */
+        mount_record_format_dev(dev, clock_monotonic_ms(), line);
         return record_add_line(fd, line);
 }
 

@@ -18,8 +18,8 @@
  */
 int record_write(int run, const struct mount_record *r);
 /*
- * Adds the superblock's line to the record written through `fd`, with one write(2) at its
- * end: a reader sees the record without it or with all of it (the kernel moves the file's
+ * Adds the superblock's line and the time it was seen mounted (verified_ms, CLOCK_MONOTONIC)
+ * to the record written through `fd`, with one write(2) at its end: a reader sees the record without it or with all of it (the kernel moves the file's
  * size only after the bytes are in), never a part.  A short write is cut off again.  A
  * record another mount on that mount point put there since is not touched.  0 or -errno.
  */

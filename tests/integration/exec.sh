@@ -83,12 +83,31 @@ tc_record_after_mount() {
 	out_has "dev=0:60"
 }
 
+tc_record_unwritable_removes_earlier() {
+	# the run directory full: the helper cannot leave its record, and removes the one an
+	# earlier mount on the mount point left (seen mounted with the device number the kernel
+	# may give this mount again), which would otherwise stand for this mount. A file size
+	# limit of 0 (SIGXFSZ ignored: EFBIG) makes its writes fail as ENOSPC does; unlink works
+	needs_root_records
+	newmount 0:60 "$V3NEW"
+	run 10.99.0.1:/export/b "$DIR" -o vers=3
+	local name; name=$(ls "$T/run/mounts")
+	grep -q '^verified_ms=' "$T/run/mounts/$name" || fail "no earlier record: $name"
+	# the soft limit only: the stub mount.nfs lifts it for its own files; stderr through a
+	# pipe, which the limit does not touch
+	( trap '' XFSZ; ulimit -S -f 0; exec "$HELPER" 10.99.0.1:/export/b "$DIR" -v -o vers=3 2>&1 ) |
+		cat > "$T/err"
+	took "${PIPESTATUS[0]}"
+	status_is 0
+	out_has "cannot leave the plan in $T/run/mounts: File too large"
+	[ ! -e "$T/run/mounts/$name" ] || fail "the earlier record is left: $(cat "$T/run/mounts/$name")"
+}
 tc_record_once_dev_added() {
 	# one record, there while mount.nfs runs (udev's rule reads it in the new bdi's event);
 	# once verified, its superblock line is added to that file: nothing else of it rewritten
 	needs_root_records
 	newmount 0:60 "$V3NEW"
-	local rec pid before ino theirs
+	local rec pid before ino theirs t0 t1 seen
 	# record_appears: waits (at most 3 s) for the helper's record (not the atomic writer's temporary file)
 	record_appears() {
 		for _ in $(seq 1 60); do
@@ -98,14 +117,20 @@ tc_record_once_dev_added() {
 		done
 		fail "no record while mount.nfs runs"
 	}
+	t0=$(monotonic_ms)
 	STUB_SLEEP_MS=700 "$HELPER" 10.99.0.1:/export/b "$DIR" -o vers=3 2> "$T/err" &
 	pid=$!
 	record_appears
 	before=$(cat "$rec") ino=$(stat -c %i "$rec")
 	case $before in *dev=*) fail "a superblock in the record before the mount: $before" ;; esac
 	wait "$pid"; took $?
+	t1=$(monotonic_ms)
 	status_is 0; out_quiet
-	value_is "the record after the mount" "$(cat "$rec")" "$before"$'\n'"dev=0:60"
+	# with the time it was seen mounted (CLOCK_MONOTONIC, ms): while the helper ran
+	seen=$(sed -n 's/^verified_ms=//p' "$rec")
+	[ -n "$seen" ] && [ "$seen" -ge "$t0" ] && [ "$seen" -le "$t1" ] ||
+		fail "verified_ms '$seen' not between $t0 and $t1, when the helper ran"
+	value_is "the record after the mount" "$(cat "$rec")" "$before"$'\n'"dev=0:60"$'\n'"verified_ms=$seen"
 	value_is "the record's inode" "$(stat -c %i "$rec")" "$ino" "(rewritten, not added to)"
 	# another mount's record put on the mount point meanwhile is theirs: left as it is
 	rm -f "$T/run/mounts/"*

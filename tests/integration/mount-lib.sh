@@ -159,6 +159,8 @@ needs_root_check_config() { needs_root "--check-config reads the configuration a
 # nothing in the run directory
 needs_root_claims() { needs_root "the helper claims a new client's key for root's mounts only"; }
 # a mount record, read by the udev mode and nfs-tuned status, is left by root's mounts only
+# monotonic_ms: CLOCK_MONOTONIC in milliseconds, the clock of the record's verified_ms
+monotonic_ms() { python3 -c 'import time; print(int(time.monotonic() * 1000))'; }
 needs_root_records() { needs_root "the helper leaves a mount record for root's mounts only"; }
 # the udev mode is udev's, run as root: the helper refuses every other caller
 needs_root_udev() { needs_root "--udev-bdi is udev's, run as root: any other caller is refused"; }

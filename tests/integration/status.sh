@@ -100,6 +100,27 @@ st_stale_record_not_used() {
 	status_is 0 "a stale record says nothing"
 	out_matches '^/mnt/b +stale *$'
 }
+st_record_of_reused_device() {
+	# /mnt/b's record was seen mounted (verified_ms, CLOCK_MONOTONIC) long before the
+	# superblock there now was made (mountstats' age 0): an earlier mount's on the same mount
+	# point, whose device number the kernel gave again while a full or read-only run
+	# directory kept the new mount's record from being written (the lab's churn found it).
+	# Not used: no tls-not-applied for what that earlier mount asked
+	mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,sec=sys,addr=10.99.0.1"
+	AGE=0 mount 41 0:54 /mnt/b nfs4 10.99.0.1:/export/b "$V41,sec=sys,addr=10.99.0.1"
+	record mnt-b spec=10.99.0.1:/export/b target=/mnt/b nconnect_requested=0 xprtsec=tls \
+		dev=0:54 verified_ms=1
+	run -o target,record,tls-req
+	status_is 0 "an earlier mount's record says nothing"
+	out_matches '^/mnt/b +stale *$'
+	err_lacks "tls-not-applied"
+	# the same record, its superblock made before it was seen mounted (age: 46 days): its own
+	sed -i 's/^\tage:\t0$/\tage:\t4000000/' "$T/mountstats"
+	run -o target,record,tls-req
+	status_is 1 "its finding"
+	out_matches '^/mnt/b +current +tls *$'
+	err_has "warning: [tls-not-applied] /mnt/b asked for xprtsec=tls (as the helper recorded"
+}
 st_krb5_on_multi_connection_client() {
 	mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,nconnect=4,sec=sys,addr=10.99.0.1"
 	mount 41 0:54 /mnt/k nfs4 10.99.0.1:/export/k "$V41,nconnect=4,sec=krb5p,addr=10.99.0.1"

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -200,6 +201,13 @@ int main(int argc, char **argv)
         if (!dir) {
                 fprintf(stderr, "stub mount.nfs: STUB_DIR not set\n");
                 return 99;
+        }
+        /* a case that limits the helper's file size (a full run directory) limits only its
+         * soft limit: the stub's own files are the kernel's, not the helper's */
+        struct rlimit fsize;
+        if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 && fsize.rlim_cur != fsize.rlim_max) {
+                fsize.rlim_cur = fsize.rlim_max;
+                setrlimit(RLIMIT_FSIZE, &fsize);
         }
         snprintf(path, sizeof(path), "%s/argv", dir);
         for (int i = 0; i < argc; i++) {

@@ -19,7 +19,8 @@ status_host() {
 }
 
 # mount ID DEV TARGET FSTYPE SOURCE OPTS: a mountinfo line, its bdi (read_ahead_kb 128) and
-# its mountstats entry with N transports (XPRTS, default the nconnect= of OPTS, else 1), each
+# its mountstats entry (with `age:` AGE seconds when set) with N transports (XPRTS, default
+# the nconnect= of OPTS, else 1), each
 # as the kernel writes a tcp one: SENDS requests sent (default 0), the local port 700+ID*16 on
 # the first (the main transport), 0 on the ones nconnect adds (the kernel shows no port there)
 mount() {
@@ -30,6 +31,7 @@ mount() {
 	n=${XPRTS:-$(printf '%s\n' "$opts" | sed -n 's/.*nconnect=\([0-9]*\).*/\1/p')}
 	echo "device $src mounted on $target with fstype $type statvers=1.1" >> "$T/mountstats"
 	printf '\topts:\trw\n' >> "$T/mountstats"
+	[ -z "${AGE:-}" ] || printf '\tage:\t%s\n' "$AGE" >> "$T/mountstats"
 	for i in $(seq "${n:-1}"); do
 		xprt_line $((i == 1 ? 700 + id * 16 : 0)) "${SENDS:-0}" >> "$T/mountstats"
 	done

@@ -222,7 +222,7 @@ START_TEST(test_record_match_and_bg)
         rec.dev = makedev(0, 53);
         ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
         ck_assert(!d.from_record && d.plan.kb == 4096);
-        ck_assert(!mount_record_matches(&rec, &m));
+        ck_assert(!mount_record_matches(&rec, &m, NULL));
         rec.dev = m.dev;
         ck_assert_int_eq(bdi_event_decide(&c, &ev, &d), 0);
         ck_assert(d.from_record && d.plan.kb == 8192);
@@ -465,6 +465,78 @@ START_TEST(test_record_parse)
 }
 END_TEST
 
+/* The superblock and the time it was seen mounted: one write, both lines; read back. */
+START_TEST(test_record_verified)
+{
+        char line[MOUNT_RECORD_DEV_STRLEN];
+        struct mount_record out;
+        char *text = NULL;
+
+        mount_record_format_dev(makedev(4095, 1048575), 9223372036854775807LL, line);
+        ck_assert_str_eq(line, "dev=4095:1048575\nverified_ms=9223372036854775807\n");
+        mount_record_format_dev(makedev(0, 53), 0, line);
+        ck_assert_str_eq(line, "dev=0:53\n");
+        /* beyond 2^32 ms (49 days up): 64 bits on every architecture */
+        struct mount_record in = { .spec = "filer:/e",
+                                   .target = "/m",
+                                   .server = "",
+                                   .dev = makedev(0, 53),
+                                   .verified_ms = 5000000000LL };
+        ck_assert_int_eq(mount_record_format(&in, &text), 0);
+        ck_assert_ptr_nonnull(strstr(text, "\ndev=0:53\nverified_ms=5000000000\n"));
+        ck_assert_int_eq(mount_record_parse(text, &out), 0);
+        ck_assert(out.verified_ms == 5000000000LL && out.dev == makedev(0, 53));
+        mount_record_done(&out);
+        free(text);
+        /* not a count of milliseconds: as if not written */
+        static const char *const bad[] = { "-5", "0", "x", "12x", " 12", "99999999999999999999" };
+        for (size_t i = 0; i < ELEMS(bad); i++) {
+                char t[512];
+                snprintf(t, sizeof(t), OLD_RECORD "verified_ms=%s\n", bad[i]);
+                ck_assert_int_eq(mount_record_parse(t, &out), 0);
+                ck_assert_msg(out.verified_ms == 0, "%s: %lld", bad[i], out.verified_ms);
+                mount_record_done(&out);
+        }
+}
+END_TEST
+
+/* A record seen mounted before the mount's superblock was made is an earlier mount's, whose
+ * device number the kernel gave again (the churn's run directory faults): not this one's. */
+/* clang-format off */
+static const struct {
+        long long verified_ms;
+        struct mount_when when;
+        bool matches;
+} when_rows[] = {
+        { 0, { 0, 0, false }, true },           /* neither known: source, target, dev */
+        { 0, { 1000, 2000, true }, true },      /* an older helper's record: no time */
+        { 5000, { 0, 0, false }, true },        /* the udev mode: no age */
+        { 5000, { 3000, 5100, true }, true },   /* seen after it was made */
+        { 5000, { 5000, 6100, true }, true },   /* the same millisecond */
+        { 4999, { 5000, 6100, true }, false },  /* seen before: an earlier superblock */
+        { 1, { 90000, 91100, true }, false },   /* a cycle or a day before */
+        { 90000, { -1000, 100, true }, true },  /* a superblock older than the clock's start */
+};
+/* clang-format on */
+
+START_TEST(test_record_when)
+{
+        struct nfs_mount m = { .target = "/m", .source = "filer:/e", .dev = makedev(0, 53) };
+        struct mount_record r = { .spec = "filer:/e",
+                                  .target = "/m",
+                                  .dev = makedev(0, 53),
+                                  .verified_ms = when_rows[_i].verified_ms };
+
+        ck_assert_msg(mount_record_matches(&r, &m, &when_rows[_i].when) == when_rows[_i].matches,
+                      "row %d", _i);
+        /* without a superblock (a bg mount, a helper killed before its verification): the
+         * time is never written, source and target alone decide */
+        r.dev = 0;
+        r.verified_ms = 0;
+        ck_assert(mount_record_matches(&r, &m, &when_rows[_i].when));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
         Suite *s = suite_create("bdievent");
@@ -477,6 +549,8 @@ static Suite *make_suite(void)
         tcase_add_test(tc, test_record_roundtrip);
         tcase_add_test(tc, test_record_roundtrip_asked);
         tcase_add_test(tc, test_record_roundtrip_auto);
+        tcase_add_test(tc, test_record_verified);
+        tcase_add_loop_test(tc, test_record_when, 0, ELEMS(when_rows));
         tcase_add_test(tc, test_record_origin_names);
         tcase_add_loop_test(tc, test_record_parse_asked, 0, ELEMS(asked_rows));
         tcase_add_loop_test(tc, test_record_parse, 0, ELEMS(parse_rows));

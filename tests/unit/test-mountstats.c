@@ -86,6 +86,52 @@ START_TEST(test_mountstats)
 }
 END_TEST
 
+/* When each superblock was made: its age, and when the file was read. */
+START_TEST(test_mountstats_age)
+{
+        static const char *const ls[] = {
+                "device srv:/a mounted on /a with fstype nfs4 statvers=1.1",
+                "\topts:\trw",
+                "\tage:\t7",
+                "\tper-op statistics",
+                "\t age: 99", /* an op's line, not the age */
+                "device srv:/b mounted on /b with fstype nfs statvers=1.1",
+                "\tage:\tx",
+                "device srv:/c mounted on /c with fstype nfs statvers=1.1",
+                "device srv:/d mounted on /d with fstype nfs statvers=1.1",
+                "\tage:\t0",
+        };
+        struct mountstats s = { 0 };
+        const struct mountstats_entry *e;
+        struct mount_when w;
+
+        for (size_t i = 0; i < ELEMS(ls); i++)
+                ck_assert_int_eq(mountstats_feed(&s, ls[i]), 0);
+        /* read from a fixture, not the kernel: no time to count from */
+        e = mountstats_take(&s, "/a");
+        ck_assert_int_eq(e->age_s, 7);
+        ck_assert(!mountstats_when(&s, e).known);
+        s.read_start_ms = 100000;
+        s.read_end_ms = 100040;
+        /* made between 8 and 7 seconds before the reading, a tick either way */
+        w = mountstats_when(&s, e);
+        ck_assert(w.known);
+        ck_assert_int_eq(w.lo_ms, 100000 - 8000 - 100);
+        ck_assert_int_eq(w.hi_ms, 100040 - 7000 + 100);
+        /* no age, or none to read: no bound */
+        e = mountstats_take(&s, "/b");
+        ck_assert_int_eq(e->age_s, -1);
+        ck_assert(!mountstats_when(&s, e).known);
+        e = mountstats_take(&s, "/c");
+        ck_assert(!mountstats_when(&s, e).known);
+        ck_assert(!mountstats_when(&s, NULL).known);
+        e = mountstats_take(&s, "/d");
+        w = mountstats_when(&s, e);
+        ck_assert(w.known && w.lo_ms == 100000 - 1000 - 100 && w.hi_ms == 100040 + 100);
+        mountstats_done(&s);
+}
+END_TEST
+
 START_TEST(test_mountstats_empty)
 {
         struct mountstats s = { 0 };
@@ -187,6 +233,7 @@ static Suite *make_suite(void)
         Suite *s = suite_create("mountstats");
         TCase *tc = tcase_create("core");
         tcase_add_test(tc, test_mountstats);
+        tcase_add_test(tc, test_mountstats_age);
         tcase_add_test(tc, test_mountstats_empty);
         tcase_add_test(tc, test_parse_xprt);
         tcase_add_test(tc, test_switch);

@@ -324,8 +324,8 @@ START_TEST(test_row_fields)
         struct config conf = { 0 };
         struct xprt_stats xs[3] = { 0 };
         struct mountstats_entry e = { .xprts = xs, .nxprts = 3 };
-        struct status_facts facts[2] = { { NULL, NULL, &e, 2, 1, 2048 },
-                                         { NULL, NULL, NULL, -1, -1, -1 } };
+        struct status_facts facts[2] = { { NULL, NULL, &e, 2, 1, 2048, { 0 } },
+                                         { NULL, NULL, NULL, -1, -1, -1, { 0 } } };
         struct status_report rep = { 0 };
         struct nfs_mount a, b;
 

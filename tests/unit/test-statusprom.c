@@ -32,12 +32,12 @@ static const struct {
         unsigned dev;
         struct status_facts f;
 } mounts[] = {
-        { OPTS(",nconnect=4"), "/a", "srv:/a", 40, { NULL, "nconnect=8", &ea, 4, 0, 2048 } },
-        { OPTS(",nconnect=4"), ODD, "srv:/odd", 41, { NULL, NULL, NULL, -1, -1, -1 } },
-        { OPTS(",nconnect=4"), "/s", "srv:/s1", 42, { NULL, "nconnect=2", &e1, 1, 0, 128 } },
-        { OPTS(",nconnect=4"), "/s", "srv:/s2", 43, { NULL, "nconnect=4", &ea, 4, 0, 1024 } },
-        { OPTS(",nconnect=4"), LATIN1, "srv:/l", 44, { NULL, NULL, &ea, 4, 0, 1024 } },
-        { OPTS(",nconnect=4"), UTF8, "srv:/u", 45, { NULL, NULL, &ea, 4, 0, 1024 } },
+        { OPTS(",nconnect=4"), "/a", "srv:/a", 40, { NULL, "nconnect=8", &ea, 4, 0, 2048, { 0 } } },
+        { OPTS(",nconnect=4"), ODD, "srv:/odd", 41, { NULL, NULL, NULL, -1, -1, -1, { 0 } } },
+        { OPTS(",nconnect=4"), "/s", "srv:/s1", 42, { NULL, "nconnect=2", &e1, 1, 0, 128, { 0 } } },
+        { OPTS(",nconnect=4"), "/s", "srv:/s2", 43, { NULL, "nconnect=4", &ea, 4, 0, 1024, { 0 } } },
+        { OPTS(",nconnect=4"), LATIN1, "srv:/l", 44, { NULL, NULL, &ea, 4, 0, 1024, { 0 } } },
+        { OPTS(",nconnect=4"), UTF8, "srv:/u", 45, { NULL, NULL, &ea, 4, 0, 1024, { 0 } } },
 };
 
 /* The report of the table above, and what status_prometheus() wrote for it (`transports`:
