@@ -45,7 +45,7 @@ FIG=$C/figures
 
 declare -A injected=() hits=() anomalies_of=()
 UDEVD_FDS= UDEVD_MAX= UDEVD_FILES= MISSED= RUNDIR_FILES=0 RUNDIR_BYTES=0
-OLDREC_a= OLDREC_b= OLDREC_c= known=0
+OLDREC_a= OLDREC_b= OLDREC_c=
 cycle=0 fault= anomalies=0 mounts_made=0 helpers_run=0 failures=0 slowest=0 slowest_what=
 vers_list="3 4.1 4.2"
 
@@ -215,8 +215,8 @@ inject() {
 
 # before the cycle's first mount (the run directory faults hold for the whole cycle)
 inject_before() {
-	# the records as an earlier cycle left them: under a run directory fault the helpers
-	# cannot replace them
+	# the records as the cycles before left them (under a run directory fault the helpers
+	# cannot replace them): record_asked tells an earlier mount's by them
 	OLDREC_a= OLDREC_b= OLDREC_c=
 	[ ! -f $RUN/mounts/mnt-lab-a ] || OLDREC_a=$(<$RUN/mounts/mnt-lab-a)
 	[ ! -f $RUN/mounts/mnt-lab-b ] || OLDREC_b=$(<$RUN/mounts/mnt-lab-b)
@@ -238,19 +238,25 @@ inject_after() {
 	esac
 }
 
-# record_asked NAME: RQ, the record of export NAME's mount point when it is this mount's (spec, and
-# dev when written), as status takes it: its nconnect_requested, else empty
+# record_asked NAME: RQ, the record of export NAME's mount point when it is this mount's, as
+# status takes it (spec, and dev when written; a record seen mounted, verified_ms, before this
+# cycle is an earlier mount's even with the same dev: the kernel gives the number again):
+# its nconnect_requested, else empty
 record_asked() {
-	local f=$RUN/mounts/mnt-lab-$1 dev=${DEV[$MNT/$1]:-} l spec= rdev= req=
+	local f=$RUN/mounts/mnt-lab-$1 dev=${DEV[$MNT/$1]:-} l spec= rdev= req= seen= text old
 	RQ=
 	[ -f "$f" ] || return 0
+	text=$(<"$f")
 	while IFS= read -r l; do
 		case $l in
 		spec=*) spec=${l#spec=} ;;
 		dev=*) rdev=${l#dev=} ;;
+		verified_ms=*) seen=1 ;;
 		nconnect_requested=*) req=${l#nconnect_requested=} ;;
 		esac
-	done <"$f"
+	done <<<"$text"
+	old=OLDREC_$1
+	[ -n "$seen" ] && [ "$text" = "${!old}" ] && return 0
 	[ "$spec" = "$SRV:/export/$1" ] && { [ -z "$rdev" ] || [ "$rdev" = "$dev" ]; } && RQ=$req
 	return 0
 }
@@ -342,46 +348,17 @@ check_cycle() {
 		case " nconnect-inherited nconnect-differs $kinds " in
 		*" $k "*) continue ;;
 		esac
-		# The run directory fault kept the helpers from writing their records: an earlier
-		# cycle's record of the same mount point and source stays, and when the new mount got
-		# the same device number (the kernel hands out the lowest free one) status reads it
-		# as this mount's (DESIGN.md "The mount record": not told apart without the unique
-		# mount ID of Linux 6.8). Counted as such, and said in the figures, when every line
-		# of the finding names a mount whose record is that earlier one.
-		if stale_record_finding "$k"; then
-			known=$((known + 1))
-			log "  KNOWN cycle $cycle ($fault): status says $k from an earlier cycle's record: $(printf '%s\n' "$st" | grep -F "[$k]" | head -n 1)"
-			continue
-		fi
 		anomaly "status says $k, which $fault does not explain: $(printf '%s\n' "$st" | grep -F "[$k]" | head -n 2)"
 	done
 	[ "$rc" -le 1 ] || anomaly "status exit $rc: $st"
 }
 
-# stale_record_finding KIND: every line of status's KIND finding names one of the mounts, its
-# record is the one an earlier cycle left (a run directory fault), and its dev= is the
-# mount's device now
-stale_record_finding() {
-	local l e r x n=0
-	case $fault in rundir-full | rundir-readonly) ;; *) return 1 ;; esac
-	while IFS= read -r l; do
-		case $l in *"[$1]"*) ;; *) continue ;; esac
-		e=
-		for x in a b c; do
-			case $l in *"] $MNT/$x "* | *"] $MNT/$x:"*) e=$x ;; esac
-		done
-		[ -n "$e" ] || return 1
-		r=OLDREC_$e
-		[ -n "${!r}" ] && [ -f $RUN/mounts/mnt-lab-$e ] && [ "$(<$RUN/mounts/mnt-lab-$e)" = "${!r}" ] || return 1
-		case ${!r} in *"dev=${DEV[$MNT/$e]}"*) ;; *) return 1 ;; esac
-		n=$((n + 1))
-	done <<<"$st"
-	[ "$n" -gt 0 ]
-}
-
+# the cycle's mounts (none is mounted over another here); -i: without umount.nfs, a process
+# less each
 unmount_all() {
 	local d
-	for d in $(nfs_mountpoints | tac); do umount "$d" 2>/dev/null || umount -l "$d"; done
+	scan
+	for d in "${!DEV[@]}"; do umount -i "$d" 2>/dev/null || umount -i -l "$d"; done
 }
 
 # udevd's files against their number one cycle after its start: checked before it is
@@ -396,11 +373,13 @@ udevd_grew() {
 
 # the run directory: only the mount points' records and the keys' locks and claims
 check_rundir() {
-	local f n=0 bytes=0
+	local f n=0 bytes=0 c LC_ALL=C
 	for f in $RUN/* $RUN/*/*; do
 		[ -e "$f" ] || continue
 		[ -d "$f" ] && continue
-		n=$((n + 1)) bytes=$((bytes + $(stat -c %s "$f")))
+		# its size without stat(1): small text files, read whole
+		c=; IFS= read -r -d '' c <"$f"
+		n=$((n + 1)) bytes=$((bytes + ${#c}))
 		case ${f#$RUN/} in
 		mounts/mnt-lab-[abc] | clients/*.lock | clients/*.claim) ;;
 		*) anomaly "the run directory holds ${f#$RUN/}" ;;
@@ -440,7 +419,7 @@ strays() {
 
 churn() {
 	need_status || return
-	local f k i SYSLOGD
+	local f k i SYSLOGD up
 	mkdir -p $C; : >"$ANOM"
 	conf "[global]" "nconnect_policy = warn" "read_ahead_kb = $RA"
 	mkdir -p /etc/nfs.conf.d /usr/lib/udev/rules.d
@@ -485,7 +464,8 @@ churn() {
 		# udevd's files one cycle after its start (the rules read, its first events done)
 		[ -n "$UDEVD_FDS" ] || { udevd_fds; UDEVD_FDS=$FDS; UDEVD_MAX=$FDS; }
 		if [ "$cycle" = 2 ]; then start_files=$RUNDIR_FILES start_bytes=$RUNDIR_BYTES start_fds=$UDEVD_FDS; fi
-		echo "lab: churn cycle $cycle ($VERS, ${fault:-no fault}), $anomalies anomalies ($(cut -d' ' -f1 /proc/uptime) s; $(tenths $((p1 - p0))) $(tenths $((p2 - p1))) $(tenths $((p3 - p2))) $(tenths $((p4 - p3))))"
+		read -r up _ </proc/uptime
+		echo "lab: churn cycle $cycle ($VERS, ${fault:-no fault}), $anomalies anomalies ($up s; $(tenths $((p1 - p0))) $(tenths $((p2 - p1))) $(tenths $((p3 - p2))) $(tenths $((p4 - p3))))"
 	done
 	udevd_grew
 	local secs=$(( (${EPOCHREALTIME/./} - t0) / 1000000 ))
@@ -497,7 +477,6 @@ churn() {
 		echo "mounts $mounts_made"
 		echo "failures $failures"
 		echo "anomalies $anomalies"
-		echo "known-stale-record $known"
 		for k in $FAULTS; do echo "fault $k ${injected[$k]:-0} anomalies ${anomalies_of[$k]:-0}"; done
 		# hit KIND [PHASE] N: the kills by the helper's phase, the other faults that found
 		# their target (a lazy umount of a mount, a rule's program killed)
@@ -515,7 +494,7 @@ churn() {
 	udev_stop
 	rm -f $OURS /etc/nfs.conf.d/lab-rahead.conf
 	tls_stop
-	NOTE="$CYCLES cycles in $secs s, $mounts_made mounts, $helpers_run helpers, $anomalies anomalies, $known findings from a stale record with a reused device number"
+	NOTE="$CYCLES cycles in $secs s, $mounts_made mounts, $helpers_run helpers, $anomalies anomalies"
 	[ "$anomalies" = 0 ] || fail "$anomalies anomalies: $(head -n 3 "$ANOM" | tr '\n' ' ')"
 }
 t cycles churn
