@@ -9,6 +9,8 @@
 #                     times, and 3 cycles for kills that found their helper ended)
 #   LAB_CHURN_EVERY   a fault every N cycles (the row's: 1)
 #   LAB_CHURN_SEED    the random numbers' seed (1): a failing run is run again as it was
+#   LAB_CHURN_SECONDS no cycle begun after this many seconds (the row's: none): a long form
+#                     bounded by time, its figures those of the cycles it ran
 # The faults, one after the other (each the same number of times, give or take one):
 FAULTS="kill-helper kill-helper-and-mount nfsd-restart address-removed rundir-full rundir-readonly umount-lazy udev-program-killed udevd-restarted"
 # What counts as an anomaly (each one a line in churn-anomalies.txt, with its cycle and fault):
@@ -33,6 +35,7 @@ FAULTS="kill-helper kill-helper-and-mount nfsd-restart address-removed rundir-fu
 # the mode's settings (lab/run's row), which the scenario's shell does not inherit
 . /lab/guest/params
 CYCLES=${LAB_CHURN_CYCLES:-48}
+UNTIL=${LAB_CHURN_SECONDS:-}
 EVERY=${LAB_CHURN_EVERY:-1}
 RANDOM=${LAB_CHURN_SEED:-1}
 RUN=/run/nfs-tuned
@@ -436,6 +439,11 @@ churn() {
 	local -a vl=($vers_list) fl=($FAULTS)
 	local t0=${EPOCHREALTIME/./} nf=0 start_files= start_bytes= start_fds=
 	for cycle in $(seq 1 "$CYCLES"); do
+		if [ -n "$UNTIL" ] && [ $(( (${EPOCHREALTIME/./} - t0) / 1000000 )) -ge "$UNTIL" ]; then
+			log "  $LAB_CHURN_SECONDS s: no cycle after cycle $((cycle - 1))"
+			CYCLES=$((cycle - 1))
+			break
+		fi
 		VERS=${vl[$((cycle % ${#vl[@]}))]} KILLED= LAZY= fault=
 		if [ $((cycle % EVERY)) = 0 ]; then
 			# a kill that found its helper ended is made again in the next fault's cycle
