@@ -197,5 +197,16 @@ status_reused_device() {
 	srun -r -n -o target,record,req,nconnect
 	status_is 0 "nothing of the earlier record's nconnect=8: $OUT" || return
 	out_matches "^$b +stale +2\$" "its row: the record stale, nothing asked" || return
+	# a record names the boot it was written in (the kernel's boot_id): one of another boot, a
+	# run directory kept across a reboot, is stale whatever else it says
+	umount "$b"
+	hrun $SRV:/export/b "$b" -o vers=3,nconnect=2
+	srun -r -n -o target,record,req
+	out_matches "^$b +current +2\$" "the new mount's own record" || return
+	grep -qx "boot_id=$(cat /proc/sys/kernel/random/boot_id)" /run/nfs-tuned/mounts/mnt-lab-b ||
+		{ fail "no boot_id of this boot in $(cat /run/nfs-tuned/mounts/mnt-lab-b)"; return; }
+	sed -i 's/^boot_id=.*/boot_id=0b7d8a1e-0000-4000-8000-000000000002/' /run/nfs-tuned/mounts/mnt-lab-b
+	srun -r -n -o target,record,req
+	out_matches "^$b +stale *\$" "another boot's record" || return
 }
 t status-reused-device status_reused_device

@@ -7,6 +7,7 @@
 #include "core/record.h"
 #include "core/verify.h"
 #include "shared/log.h"
+#include "sys/clock.h"
 #include "sys/creds.h"
 #include "sys/record.h"
 
@@ -33,6 +34,8 @@ void mount_leave_record(struct mount_ctx *m)
                 .read_ahead_from = merged_origin(&m->merged, "read_ahead_kb", NULL),
         };
         memcpy(rec.xprtsec, m->req.xprtsec, sizeof(rec.xprtsec));
+        /* the boot its times are of: a run directory kept across a reboot holds no mount */
+        (void)clock_boot_id(p, rec.boot_id);
         /* nothing depends on it but a later check: the mount goes on */
         if ((r = record_write(mount_rundir(m), &rec)) >= 0) {
                 m->recordfd = r;

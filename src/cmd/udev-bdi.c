@@ -19,6 +19,7 @@
 #include "core/verdict.h"
 #include "shared/log.h"
 #include "sys/bdi.h"
+#include "sys/clock.h"
 #include "sys/conffile.h"
 #include "sys/creds.h"
 #include "sys/record.h"
@@ -124,11 +125,16 @@ static int decide_and_print(const struct cmd_env *env, dev_t dev, const struct b
         if (load_config(p->vendor_config, p->config, true, &conf) < 0)
                 return -ENOMEM;
         bool have_rec = mounted && record_read(p, o->mount.target, &rec) == 0;
+        /* a record of another boot (a run directory kept on disk) is no mount's now */
+        struct mount_when now = { 0 };
+        if (have_rec && rec.boot_id[0])
+                (void)clock_boot_id(p, now.boot_id);
         struct bdi_event ev = {
                 .dev = dev,
                 .mount = mounted ? &o->mount : NULL,
                 .volume_addr = mounted ? NULL : &o->volume_addr,
                 .record = have_rec ? &rec : NULL,
+                .when = &now,
         };
         if (bdi_event_decide(&conf, &ev, &d) < 0)
                 return -ENOMEM;

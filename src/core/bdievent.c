@@ -26,7 +26,7 @@ static int record_cmdline(const struct mount_record *r, struct optlist *ret)
 
 int bdi_event_decide(const struct config *c, const struct bdi_event *ev, struct bdi_decision *ret)
 {
-        const struct mount_record *rec = mount_record_matches(ev->record, ev->mount, NULL)
+        const struct mount_record *rec = mount_record_matches(ev->record, ev->mount, ev->when)
                                                  ? ev->record
                                                  : NULL;
         const struct nfs_mount *m = ev->mount;

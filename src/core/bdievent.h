@@ -16,6 +16,7 @@ struct bdi_event {
                                               * namespace made it, only nfsfs volumes lists it) */
         const struct nfs_addr *volume_addr; /* the volume's server, used when mount is NULL */
         const struct mount_record *record;  /* the helper's plan for the mount point, or NULL */
+        const struct mount_when *when;      /* this boot (the record's must be it); NULL */
         unsigned long rtt_us; /* the mount's round trip now (mountstats); 0: not known */
 };
 

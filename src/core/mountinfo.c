@@ -25,6 +25,13 @@ void nfs_mount_done(struct nfs_mount *m)
         *m = (struct nfs_mount){ 0 };
 }
 
+bool boot_id_valid(const char *s)
+{
+        size_t n = strlen(s);
+
+        return n == BOOT_ID_STRLEN - 1 && strspn(s, "0123456789abcdef-") == n;
+}
+
 /* A value into a short field: cut at its size, as the field is (no printf on the mount path). */
 static void copy_cut(char *dst, size_t size, const struct optspan *o, size_t len)
 {

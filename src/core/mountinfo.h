@@ -28,14 +28,20 @@ struct nfs_mount {
 
 void nfs_mount_done(struct nfs_mount *m);
 
+/* The kernel's boot_id: a UUID, "4b7d8a1e-...", 36 characters. */
+#define BOOT_ID_STRLEN 37
+/* 36 characters of hex digits and dashes. */
+bool boot_id_valid(const char *s);
+
 /*
- * When a mount's superblock was made, on CLOCK_MONOTONIC in milliseconds: after lo_ms and at
- * hi_ms at the latest (mountstats' `age:`, whole seconds, read between two readings of the
- * clock).  known false: no bound.
+ * When a mount's superblock was made: in which boot (boot_id; "": not known), and on that
+ * boot's CLOCK_MONOTONIC in milliseconds, after lo_ms and at hi_ms at the latest (mountstats'
+ * `age:`, whole seconds, read between two readings of the clock; known false: no bound).
  */
 struct mount_when {
         long long lo_ms, hi_ms;
         bool known;
+        char boot_id[BOOT_ID_STRLEN];
 };
 
 /*

@@ -176,14 +176,16 @@ int mountstats_feed(struct mountstats *s, const char *line)
 
 struct mount_when mountstats_when(const struct mountstats *s, const struct mountstats_entry *e)
 {
+        struct mount_when w = { 0 };
+
+        memcpy(w.boot_id, s->boot_id, sizeof(w.boot_id));
         if (!e || e->age_s < 0 || !s->read_start_ms || s->read_end_ms < s->read_start_ms)
-                return (struct mount_when){ 0 };
+                return w;
         /* age = floor((now - made) / 1 s), `now` between the two readings */
-        return (struct mount_when){
-                .lo_ms = s->read_start_ms - (e->age_s + 1) * 1000LL - JIFFIES_SLACK_MS,
-                .hi_ms = s->read_end_ms - e->age_s * 1000LL + JIFFIES_SLACK_MS,
-                .known = true,
-        };
+        w.lo_ms = s->read_start_ms - (e->age_s + 1) * 1000LL - JIFFIES_SLACK_MS;
+        w.hi_ms = s->read_end_ms - e->age_s * 1000LL + JIFFIES_SLACK_MS;
+        w.known = true;
+        return w;
 }
 
 const struct mountstats_entry *mountstats_take(struct mountstats *s, const char *target)

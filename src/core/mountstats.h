@@ -42,6 +42,7 @@ struct mountstats {
         /* CLOCK_MONOTONIC (ms) before and after the file was read (load_mountstats()); 0: not
          * read from the kernel (the ages then bound nothing) */
         long long read_start_ms, read_end_ms;
+        char boot_id[BOOT_ID_STRLEN]; /* the boot those times are of; "": not known */
 };
 
 void mountstats_done(struct mountstats *s);

@@ -111,15 +111,19 @@ int mount_record_format(const struct mount_record *r, char **ret)
                 mount_record_format_dev(r->dev, r->verified_ms, dev);
         if (r->rtt_us)
                 mount_record_format_rtt(r->rtt_us, rtt);
+        if (r->boot_id[0] && !boot_id_valid(r->boot_id))
+                return -EINVAL;
         if (asprintf(ret,
                      MOUNT_RECORD_HEADER "\nspec=%s\ntarget=%s\nserver=%s\nnconnect=%u\n"
                                          "read_ahead_kb=%s\n%sbg=%s\nnconnect_requested=%u\n"
-                                         "nconnect_from=%s\nread_ahead_from=%s\nxprtsec=%s\n%s%s",
+                                         "nconnect_from=%s\nread_ahead_from=%s\nxprtsec=%s\n"
+                                         "%s%s%s%s%s",
                      r->spec, r->target, r->server, r->nconnect,
                      read_ahead_to_string(&r->read_ahead, ra), bw, r->bg ? "yes" : "no",
                      r->nconnect_requested, setting_origin_to_string(r->nconnect_from),
                      setting_origin_to_string(r->read_ahead_from),
-                     r->xprtsec[0] ? r->xprtsec : "none", dev, rtt) < 0)
+                     r->xprtsec[0] ? r->xprtsec : "none", r->boot_id[0] ? "boot_id=" : "",
+                     r->boot_id, r->boot_id[0] ? "\n" : "", dev, rtt) < 0)
                 return -ENOMEM;
         return 0;
 }
@@ -173,6 +177,8 @@ static int record_set(void *ctx, const char *key, const char *value)
                 dev_parse(value, &r->dev);
         else if (streq(key, "verified_ms"))
                 ms_parse(value, &r->verified_ms);
+        else if (streq(key, "boot_id") && boot_id_valid(value))
+                memcpy(r->boot_id, value, BOOT_ID_STRLEN);
         else if (streq(key, "read_ahead_kb")) {
                 unsigned long bw = r->read_ahead.bw;
                 if (read_ahead_parse(value, &r->read_ahead) == 0 && bw &&
@@ -213,6 +219,9 @@ bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *
         /* a record without dev (a bg mount not verified yet) matches by source and target */
         if (!(r && m && streq(r->target, m->target) && streq(r->spec, m->source) &&
               (!r->dev || r->dev == m->dev)))
+                return false;
+        /* written in another boot: a run directory kept on disk (a container's /run) */
+        if (w && w->boot_id[0] && r->boot_id[0] && !streq(w->boot_id, r->boot_id))
                 return false;
         /* the helper saw its mount after the kernel made its superblock (or one the mount
          * shares): a record seen mounted before this superblock existed is an earlier mount's

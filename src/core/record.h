@@ -27,12 +27,13 @@ struct mount_record {
         bool bg;                      /* mount.nfs may finish the mount in the background */
         unsigned nconnect_requested;  /* asked by -o or the config, before any policy; 0: none */
         enum setting_origin nconnect_from, read_ahead_from;
-        char xprtsec[8];       /* the TLS asked (xprtsec=): none, tls, mtls; "": not
+        char xprtsec[8];              /* the TLS asked (xprtsec=): none, tls, mtls; "": not
                                         * recorded (an older helper) */
-        dev_t dev;             /* the superblock once mounted; 0: not known (bg) */
-        long long verified_ms; /* CLOCK_MONOTONIC (ms) when `dev` was seen mounted; 0: not
+        dev_t dev;                    /* the superblock once mounted; 0: not known (bg) */
+        long long verified_ms;        /* CLOCK_MONOTONIC (ms) when `dev` was seen mounted; 0: not
                                 * recorded (an older helper) */
-        unsigned long rtt_us;  /* read_ahead_kb = auto: the round trip its window was sized
+        char boot_id[BOOT_ID_STRLEN]; /* the boot it was written in; "": not known */
+        unsigned long rtt_us;         /* read_ahead_kb = auto: the round trip its window was sized
                                 * from (microseconds); 0: none yet */
 };
 
@@ -62,9 +63,10 @@ void mount_record_format_rtt(unsigned long rtt_us, char buf[static MOUNT_RECORD_
 int mount_record_parse(const char *text, struct mount_record *ret);
 /*
  * The record `r` is the plan of the mount `m`: same mount point and source, and the same
- * superblock when the record names one (one rule for the udev mode and status).  When `w`
- * knows when m's superblock was made (status: mountstats' age), a record verified before
- * that is of an earlier mount whose device number the kernel has given again.
+ * superblock when the record names one (one rule for the udev mode and status).  With `w`:
+ * a record of another boot is not (a run directory kept on disk), and when `w` knows when m's
+ * superblock was made (status: mountstats' age), a record verified before that is of an
+ * earlier mount whose device number the kernel has given again.
  */
 bool mount_record_matches(const struct mount_record *r, const struct nfs_mount *m,
                           const struct mount_when *w);

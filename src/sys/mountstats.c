@@ -20,6 +20,7 @@ int load_mountstats(const struct paths *p, struct mountstats *ret)
         int r = 0;
 
         /* its ages count to the moment each line was made: between these two readings */
+        (void)clock_boot_id(p, ret->boot_id);
         ret->read_start_ms = clock_monotonic_ms();
         _cleanup_(closep) int fd = paths_open(p, p->mountstats, O_RDONLY | O_CLOEXEC, 0);
         if (fd < 0 || !(f = fdopen(fd, "re")))

@@ -72,14 +72,18 @@ tc_no_fd_leak() {
 	status_is 0; value_is "descriptors with stdio closed" "$(cat "$T/stub/fds")" "$(cat "$T/fds.plain")"
 }
 tc_record_after_mount() {
-	# what was asked and where it came from; once mounted, the superblock (nfs-tuned status)
+	# what was asked and where it came from, the boot it was made in; once mounted, the
+	# superblock (nfs-tuned status)
 	needs_root_records
 	conf '[server "10.99.0.1"]' 'nconnect = 4'
 	newmount 0:60 "${V3NEW/hard,/hard,nconnect=4,}"
+	mkdir -p "$T/proc/sys/kernel/random"
+	echo 0b7d8a1e-0000-4000-8000-000000000001 > "$T/proc/sys/kernel/random/boot_id"
 	run 10.99.0.1:/export/b "$DIR" -o vers=3
 	status_is 0; out_quiet
 	OUT=$(cat "$T/run/mounts/"*)
 	out_has "nconnect_requested=4"; out_has "nconnect_from=config"; out_has "read_ahead_from=none"
+	out_has "boot_id=0b7d8a1e-0000-4000-8000-000000000001"
 	out_has "dev=0:60"
 }
 

@@ -120,6 +120,15 @@ st_record_of_reused_device() {
 	status_is 1 "its finding"
 	out_matches '^/mnt/b +current +tls *$'
 	err_has "warning: [tls-not-applied] /mnt/b asked for xprtsec=tls (as the helper recorded"
+	# written in another boot (a run directory kept on disk across a reboot): not used, whatever
+	# its times say
+	echo boot_id=0b7d8a1e-0000-4000-8000-000000000002 >> "$T/run/mounts/mnt-b"
+	run -o target,record,tls-req
+	status_is 0 "another boot's record says nothing"
+	out_matches '^/mnt/b +stale *$'
+	sed -i 's/-000000000002$/-000000000001/' "$T/run/mounts/mnt-b"
+	run -o target,record,tls-req
+	out_matches '^/mnt/b +current +tls *$' "this boot's"
 }
 st_krb5_on_multi_connection_client() {
 	mount 40 0:53 /mnt/a nfs4 filer:/export/a "$V41,nconnect=4,sec=sys,addr=10.99.0.1"

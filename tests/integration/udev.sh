@@ -191,6 +191,16 @@ tc_udev_bdi_record() {
 	status_is 0; [ "$STDOUT" = 15360 ] || fail "printed '$STDOUT', expected 15 x 1 MiB from the record"
 	out_has "warning: bg mount $DIR (10.99.0.1:/e) landed with nconnect=4, not the 8 the helper planned"
 	out_has "(the helper's plan for this mount)"
+	# a record of another boot (a run directory kept on disk across a reboot) is no mount's
+	# now: the config's value
+	mkdir -p "$T/proc/sys/kernel/random"
+	echo 0b7d8a1e-0000-4000-8000-000000000001 > "$T/proc/sys/kernel/random/boot_id"
+	echo boot_id=0b7d8a1e-0000-4000-8000-000000000002 >> "$T/run/mounts/$rec"
+	run --udev-bdi 0:60
+	status_is 0; [ "$STDOUT" = 1024 ] || fail "printed '$STDOUT', expected the config's 1024: the record is another boot's"
+	sed -i 's/-000000000002$/-000000000001/' "$T/run/mounts/$rec"
+	run --udev-bdi 0:60
+	[ "$STDOUT" = 15360 ] || fail "printed '$STDOUT', expected 15360 from the record of this boot"
 	# a dry run leaves nothing; a record that cannot be written does not stop the mount
 	rm -rf "$T/run/mounts"
 	run 10.99.0.1:/e "$DIR" -f -o vers=3

@@ -4,7 +4,9 @@
 # and udev directories) and points the NFS_TUNED_* variables at them, which
 # status reads when run without privileges or by root for tests (nfs-tuned(8), ENVIRONMENT).
 status_host() {
-	mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run/mounts" "$T/udev"
+	mkdir -p "$T/nfsfs" "$T/sys/class/bdi" "$T/run/mounts" "$T/udev" "$T/proc/sys/kernel/random"
+	# this boot, as the kernel names it
+	echo 0b7d8a1e-0000-4000-8000-000000000001 > "$T/proc/sys/kernel/random/boot_id"
 	chmod 755 "$T/run" "$T/run/mounts"
 	echo "21 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw" >"$T/mountinfo"
 	CONF=$T/conf
@@ -15,7 +17,8 @@ status_host() {
 	export NFS_TUNED_CONFIG=$CONF NFS_TUNED_VENDOR_CONFIG=$T/vendor \
 		NFS_TUNED_MOUNTINFO=$T/mountinfo NFS_TUNED_NFSFS=$T/nfsfs NFS_TUNED_SYSFS=$T/sys \
 		NFS_TUNED_RUNDIR=$T/run NFS_TUNED_FSTAB=$T/fstab NFS_TUNED_MOUNTSTATS=$T/mountstats \
-		NFS_TUNED_UDEV_RULES=$T/udev/etc:$T/udev/lib NFS_TUNED_NFSMOUNT_CONF=$T/nfsmount.conf
+		NFS_TUNED_UDEV_RULES=$T/udev/etc:$T/udev/lib NFS_TUNED_NFSMOUNT_CONF=$T/nfsmount.conf \
+		NFS_TUNED_PROC=$T/proc
 }
 
 # mount ID DEV TARGET FSTYPE SOURCE OPTS: a mountinfo line, its bdi (read_ahead_kb 128) and

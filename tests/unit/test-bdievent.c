@@ -508,14 +508,14 @@ static const struct {
         struct mount_when when;
         bool matches;
 } when_rows[] = {
-        { 0, { 0, 0, false }, true },           /* neither known: source, target, dev */
-        { 0, { 1000, 2000, true }, true },      /* an older helper's record: no time */
-        { 5000, { 0, 0, false }, true },        /* the udev mode: no age */
-        { 5000, { 3000, 5100, true }, true },   /* seen after it was made */
-        { 5000, { 5000, 6100, true }, true },   /* the same millisecond */
-        { 4999, { 5000, 6100, true }, false },  /* seen before: an earlier superblock */
-        { 1, { 90000, 91100, true }, false },   /* a cycle or a day before */
-        { 90000, { -1000, 100, true }, true },  /* a superblock older than the clock's start */
+        { 0, { .known = false }, true },           /* neither known: source, target, dev */
+        { 0, { .lo_ms = 1000, .hi_ms = 2000, .known = true }, true },      /* an older helper's record: no time */
+        { 5000, { .known = false }, true },        /* the udev mode: no age */
+        { 5000, { .lo_ms = 3000, .hi_ms = 5100, .known = true }, true },   /* seen after it was made */
+        { 5000, { .lo_ms = 5000, .hi_ms = 6100, .known = true }, true },   /* the same millisecond */
+        { 4999, { .lo_ms = 5000, .hi_ms = 6100, .known = true }, false },  /* seen before: an earlier superblock */
+        { 1, { .lo_ms = 90000, .hi_ms = 91100, .known = true }, false },   /* a cycle or a day before */
+        { 90000, { .lo_ms = -1000, .hi_ms = 100, .known = true }, true },  /* a superblock older than the clock's start */
 };
 /* clang-format on */
 
@@ -537,6 +537,73 @@ START_TEST(test_record_when)
 }
 END_TEST
 
+/* A record of another boot (a run directory kept on disk across a reboot) is no mount's now,
+ * for status and the udev mode alike; one of an unknown boot, or read where the boot is not
+ * known, goes by the rest. */
+#define BOOT_A "0b7d8a1e-0000-4000-8000-000000000001"
+#define BOOT_B "0b7d8a1e-0000-4000-8000-000000000002"
+/* clang-format off */
+static const struct {
+        const char *rec, *now;
+        long long verified_ms, lo_ms;
+        bool matches;
+} boot_rows[] = {
+        { BOOT_A, BOOT_A, 0, 0, true },
+        { BOOT_A, BOOT_B, 0, 0, false },      /* without times too */
+        { BOOT_A, BOOT_B, 9000, 5000, false },
+        { "", BOOT_B, 0, 0, true },           /* an older helper's record */
+        { BOOT_A, "", 0, 0, true },           /* no boot_id to read here */
+        { BOOT_A, BOOT_A, 4000, 5000, false },/* this boot: the times decide */
+};
+/* clang-format on */
+
+START_TEST(test_record_boot)
+{
+        struct nfs_mount m = { .target = "/m", .source = "filer:/e", .dev = makedev(0, 53) };
+        struct mount_record r = { .spec = "filer:/e",
+                                  .target = "/m",
+                                  .dev = makedev(0, 53),
+                                  .verified_ms = boot_rows[_i].verified_ms };
+        struct mount_when w = { .lo_ms = boot_rows[_i].lo_ms,
+                                .hi_ms = boot_rows[_i].lo_ms + 1100,
+                                .known = boot_rows[_i].lo_ms > 0 };
+
+        snprintf(r.boot_id, sizeof(r.boot_id), "%s", boot_rows[_i].rec);
+        snprintf(w.boot_id, sizeof(w.boot_id), "%s", boot_rows[_i].now);
+        ck_assert_msg(mount_record_matches(&r, &m, &w) == boot_rows[_i].matches, "row %d", _i);
+}
+END_TEST
+
+/* The boot it was written in: a line of the record, read back; what is no boot_id is not
+ * written, nor read. */
+START_TEST(test_record_boot_line)
+{
+        struct mount_record in = {
+                .spec = "filer:/e", .target = "/m", .server = "", .boot_id = BOOT_A
+        };
+        struct mount_record out;
+        char *text = NULL;
+
+        ck_assert_int_eq(mount_record_format(&in, &text), 0);
+        ck_assert_ptr_nonnull(strstr(text, "\nxprtsec=none\nboot_id=" BOOT_A "\n"));
+        ck_assert_int_eq(mount_record_parse(text, &out), 0);
+        ck_assert_str_eq(out.boot_id, BOOT_A);
+        mount_record_done(&out);
+        free(text);
+        snprintf(in.boot_id, sizeof(in.boot_id), "%s", "0b7d8a1e\n0000-4000-8000-000000000001");
+        ck_assert_int_eq(mount_record_format(&in, &text), -EINVAL);
+        static const char *const bad[] = { "x", BOOT_A "0", "0B7D8A1E-0000-4000-8000-000000000001",
+                                           "0b7d8a1e-0000-4000-8000-00000000000g" };
+        for (size_t i = 0; i < ELEMS(bad); i++) {
+                char t[512];
+                snprintf(t, sizeof(t), OLD_RECORD "boot_id=%s\n", bad[i]);
+                ck_assert_int_eq(mount_record_parse(t, &out), 0);
+                ck_assert_msg(out.boot_id[0] == '\0', "%s: '%s'", bad[i], out.boot_id);
+                mount_record_done(&out);
+        }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
         Suite *s = suite_create("bdievent");
@@ -551,6 +618,8 @@ static Suite *make_suite(void)
         tcase_add_test(tc, test_record_roundtrip_auto);
         tcase_add_test(tc, test_record_verified);
         tcase_add_loop_test(tc, test_record_when, 0, ELEMS(when_rows));
+        tcase_add_loop_test(tc, test_record_boot, 0, ELEMS(boot_rows));
+        tcase_add_test(tc, test_record_boot_line);
         tcase_add_test(tc, test_record_origin_names);
         tcase_add_loop_test(tc, test_record_parse_asked, 0, ELEMS(asked_rows));
         tcase_add_loop_test(tc, test_record_parse, 0, ELEMS(parse_rows));
