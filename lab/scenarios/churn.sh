@@ -140,13 +140,14 @@ phase_of() { # PID DIR
 	elif up "$2"; then PHASE=after
 	else PHASE=before; fi
 }
-# procs COMM...: PIDS, the processes running now whose name (/proc/PID/comm) is one of them
+# procs COMM...: PIDS, the processes running now whose name (/proc/PID/comm) is one of them,
+# and COMMS their names
 procs() {
 	local d c n
-	PIDS=()
+	PIDS=() COMMS=()
 	for d in /proc/[0-9]*; do
 		read -r c <"$d/comm" 2>/dev/null || continue
-		for n in "$@"; do [ "$c" = "$n" ] && PIDS+=("${d#/proc/}"); done
+		for n in "$@"; do [ "$c" = "$n" ] && PIDS+=("${d#/proc/}") COMMS+=("$c"); done
 	done
 }
 # kills the udev rule's programs (mount.nfs-tuned --udev-bdi) running now; N: how many
@@ -171,11 +172,15 @@ inject() {
 		# mount.nfs, while it runs (the claim held), or after (verifying, read-ahead)
 		nap "$(printf '0.%03d' $ms)"
 		phase_of "$pid" "$MNT/b"
+		n=
 		if [ "$fault" = kill-helper-and-mount ] && [ "$PHASE" = exec ]; then
 			read -r ch </proc/"$pid"/task/"$pid"/children 2>/dev/null
-			[ -z "$ch" ] || kill -9 $ch 2>/dev/null
+			[ -n "$ch" ] && kill -9 $ch 2>/dev/null && n=1
 		fi
-		if kill -9 "$pid" 2>/dev/null; then
+		# with its mount.nfs killed the helper may end first ("mount.nfs was killed by
+		# signal 9", exit 2): a hit all the same
+		kill -9 "$pid" 2>/dev/null && n=1
+		if [ -n "$n" ]; then
 			hits[${fault}_$PHASE]=$(( ${hits[${fault}_$PHASE]:-0} + 1 ))
 			KILLED=b
 		else
@@ -412,12 +417,10 @@ udevd_fds() {
 }
 # the helpers and mount.nfs processes running now, as "PID COMM; " in STRAYS
 strays() {
-	local p c
+	local i
 	STRAYS=
 	procs mount.nfs mount.nfs-tuned
-	for p in "${PIDS[@]}"; do
-		read -r c <"/proc/$p/comm" 2>/dev/null && STRAYS="$STRAYS$p $c; "
-	done
+	for i in "${!PIDS[@]}"; do STRAYS="$STRAYS${PIDS[$i]} ${COMMS[$i]}; "; done
 }
 
 churn() {
