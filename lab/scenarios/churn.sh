@@ -241,8 +241,19 @@ inject_before() {
 	esac
 }
 inject_after() {
+	local i
 	case $fault in
-	rundir-full | rundir-readonly) umount $RUN || anomaly "cannot unmount $RUN's fault" ;;
+	rundir-full | rundir-readonly)
+		# the rule's programs of the cycle's bdis may still read the records there (busy):
+		# once udev is done with them it goes
+		for ((i = 0; i < 100; i++)); do
+			umount $RUN 2>/dev/null && return
+			[ "$i" = 0 ] && udevadm settle -t "$SETTLE"
+			nap 0.1
+		done
+		procs mount.nfs-tuned mount.nfs
+		anomaly "cannot unmount $RUN's fault in 10 s (running: ${PIDS[*]} ${COMMS[*]}): detached"
+		umount -l $RUN ;;
 	esac
 }
 
