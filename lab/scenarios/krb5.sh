@@ -110,6 +110,13 @@ krb5p_broken() {
 	return 0
 }
 
+# a sec=krb5* mount that failed: rpc.gssd's last lines in the details (why the context failed)
+gssd_why() {
+	[ "$RC" = 0 ] && return 0
+	log "  rpc.gssd's last lines ($KRB5_DIR/gssd.log):"
+	tail -n 20 "$KRB5_DIR/gssd.log" 2>/dev/null | sed 's/^/    | /' >>"$LAB_DETAILS"
+}
+
 # sec=krb5, krb5i or krb5p with nconnect=1 on each of exports a, b (and c): all work, one NFS
 # client (the flavour is per mount, the client and its connection are shared)
 krb5_real_single() { # SEC...
@@ -119,6 +126,7 @@ krb5_real_single() { # SEC...
 	for s in "$@"; do
 		d=$(mp $e)
 		hrun -v $SRV:/export/$e "$d" -o "vers=4.1,sec=$s,nconnect=1"
+		gssd_why
 		krb5p_broken $s && return 77
 		status_is 0 "sec=$s over one connection" || return
 		out_lacks warning: || return
@@ -153,6 +161,7 @@ krb5_real_refused() {
 	not_mounted "$b" || return
 	servers_is 1 "mount.nfs never ran" || return
 	hrun $SRV:/export/b "$b" -o vers=4.2,sec=krb5
+	gssd_why
 	status_is 0 "an NFS client of its own" || return
 	out_lacks refusing || return
 	mounted "$b" || return
@@ -176,6 +185,7 @@ krb5_real_warn_status() { # SEC
 	hrun $SRV:/export/a "$a" -o vers=4.1,sec=sys,nconnect=4
 	status_is 0 || return
 	hrun -v $SRV:/export/b "$b" -o "vers=4.1,sec=$1"
+	gssd_why
 	krb5p_broken "$1" && return 77
 	status_is 0 "krb5_policy = warn (default)" || return
 	out_has "warning: sec=$1 on an NFS client with 4 connections (inherited from $a" || return
