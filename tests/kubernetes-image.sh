@@ -1,6 +1,6 @@
 #!/bin/bash
 # contrib/kubernetes/Containerfile built as its README says, with buildah (or podman), from a
-# local base made by debootstrap (no registry is reached): Debian 12 minbase with nfs-common
+# local base made by mmdebstrap (no registry is reached): Debian 12 minbase with nfs-common
 # and mount, the shape of csi-driver-nfs's Debian-based nfsplugin image. Then, in the image:
 # dpkg's two diversions of mount.nfs are the package's, mount -t nfs and -t nfs4 (libmount
 # passes -f on to the helper: a dry run) go through the helper to the diverted mount.nfs, and
@@ -18,12 +18,12 @@ work=$2/kubernetes
 skip() { echo "skip: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 
-[ "$(id -u)" = 0 ] || skip "needs root (debootstrap, buildah's chroot isolation)"
+[ "$(id -u)" = 0 ] || skip "needs root (mmdebstrap, buildah's chroot isolation)"
 # buildah bud, as contrib/kubernetes/README.md says; podman build takes the same arguments
 if command -v buildah >/dev/null; then B=buildah BUILD=bud
 elif command -v podman >/dev/null; then B=podman BUILD=build
 else skip "neither buildah nor podman is installed (apt-get install buildah)"; fi
-for t in debootstrap busybox dpkg-buildpackage; do
+for t in mmdebstrap busybox dpkg-buildpackage; do
 	command -v $t >/dev/null || skip "$t is not installed (tests/deps.txt, lab/deps.txt)"
 done
 file "$(command -v busybox)" 2>/dev/null | grep -q 'statically linked' ||
@@ -41,14 +41,16 @@ stamp=$(sha256sum <"$0" | cut -d' ' -f1)
 if [ "$(cat "$work/base.stamp" 2>/dev/null)" != "$stamp" ] ||
 		! bah inspect --type image localhost/nfs-tuned-test-base:bookworm >/dev/null 2>&1; then
 	rm -rf "$work/base" "$work/base.stamp"
-	debootstrap --variant=minbase --include=nfs-common,mount bookworm "$work/base/root" \
-		"$mirror" >"$work/debootstrap.log" 2>&1 || { tail -n 5 "$work/debootstrap.log"; skip "debootstrap failed (log: $work/debootstrap.log)"; }
-	rm -rf "$work"/base/root/var/cache/apt/archives/*.deb "$work"/base/root/var/lib/apt/lists/*
+	# as lab/build makes its roots (merged /usr by debootstrap's way); mmdebstrap leaves no
+	# apt cache or lists, and an empty machine-id, as an image's base should have
+	mmdebstrap --mode=root --variant=minbase --include=nfs-common,mount \
+		--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr bookworm "$work/base/root" \
+		"$mirror" >"$work/mmdebstrap.log" 2>&1 || { tail -n 5 "$work/mmdebstrap.log"; skip "mmdebstrap failed (log: $work/mmdebstrap.log)"; }
 	tar -C "$work/base/root" -c . >"$work/base/root.tar"
 	rm -rf "$work/base/root"
 	printf 'FROM scratch\nADD root.tar /\n' >"$work/base/Containerfile"
 	bah $BUILD --isolation chroot -q -t localhost/nfs-tuned-test-base:bookworm "$work/base" >/dev/null ||
-		fail "the base image could not be made from the debootstrap tree"
+		fail "the base image could not be made from the mmdebstrap tree"
 	rm -f "$work/base/root.tar"
 	echo "$stamp" >"$work/base.stamp"
 fi
