@@ -417,21 +417,21 @@ krb5_setup_steps() {
 # guest (run W: the first check's mount got "access denied by server", rpc.gssd "Failed to
 # create machine krb5 context", every later one worked). So does a fresh rpc.gssd's first
 # machine credential: a warm-up that started rpc.gssd again after its mount failed the same
-# way in CI. One plain sec=krb5 mount, tried up to 3 times, with the rpc.gssd the checks use
+# way in CI. One plain sec=krb5 mount, tried up to 5 times, with the rpc.gssd the checks use
 # (its machine credential stays); the tries it took go to $KRB5_DIR/warm-tries
 krb5_warm() {
 	local d=$KRB5_DIR/warm i
 	mkdir -p "$d"
-	for i in 1 2 3; do
+	for i in 1 2 3 4 5; do
 		if mount.nfs "$SRV:/export/a" "$d" -o vers=4.1,sec=krb5,nconnect=1; then
 			echo "$i" >"$KRB5_DIR/warm-tries"
 			echo "krb5: warmed up in $i tries"
 			umount "$d"
 			return
 		fi
-		sleep 2
+		sleep 3
 	done
-	echo "krb5: no sec=krb5 mount in 3 tries"
+	echo "krb5: no sec=krb5 mount in 5 tries"
 	return 1
 }
 
