@@ -41,11 +41,18 @@ stamp=$(sha256sum <"$0" | cut -d' ' -f1)
 if [ "$(cat "$work/base.stamp" 2>/dev/null)" != "$stamp" ] ||
 		! bah inspect --type image localhost/nfs-tuned-test-base:bookworm >/dev/null 2>&1; then
 	rm -rf "$work/base" "$work/base.stamp"
+	mkdir -p "$work/base" # mmdebstrap makes the target, not its parent
 	# as lab/build makes its roots (merged /usr by debootstrap's way); mmdebstrap leaves no
 	# apt cache or lists, and an empty machine-id, as an image's base should have
 	mmdebstrap --mode=root --variant=minbase --include=nfs-common,mount \
 		--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr bookworm "$work/base/root" \
-		"$mirror" >"$work/mmdebstrap.log" 2>&1 || { tail -n 5 "$work/mmdebstrap.log"; skip "mmdebstrap failed (log: $work/mmdebstrap.log)"; }
+		"$mirror" >"$work/mmdebstrap.log" 2>&1 || {
+		tail -n 5 "$work/mmdebstrap.log"
+		# the mirror out of reach skips; anything else is this script's or the tools' fault
+		! grep -qE 'Failed to fetch|Could not resolve|Temporary failure resolving|Unable to connect' \
+			"$work/mmdebstrap.log" || skip "mmdebstrap cannot fetch from $mirror (log: $work/mmdebstrap.log)"
+		fail "mmdebstrap of the base failed (log: $work/mmdebstrap.log)"
+	}
 	tar -C "$work/base/root" -c . >"$work/base/root.tar"
 	rm -rf "$work/base/root"
 	printf 'FROM scratch\nADD root.tar /\n' >"$work/base/Containerfile"
