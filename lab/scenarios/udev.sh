@@ -207,8 +207,12 @@ nfsd_start() {
 }
 # a bg mount whose server comes later; meanwhile another mount makes the client with another
 # nconnect: the rule sets the helper's read-ahead and logs the nconnect it did not get
+# (mount.nfs's background child tries again after 1, 3, 7 s... It is stopped until the other
+# mount has made the client, so that it lands later however slow the machine: run X, with
+# four guests on two cores, took longer to start nfsd and the other mount than the child's
+# next try after a fixed 3.5 s, and the child made the client with its own 4 connections)
 udev_bg() {
-	local g f i dev
+	local g f i dev child
 	need_rules || return
 	g=$(mp g) f=$(mp f)
 	conf "[server \"$SRV\"]" "read_ahead_kb = 1024"
@@ -216,10 +220,19 @@ udev_bg() {
 	hrun $SRV:/export/g "$g" -o vers=4.1,nconnect=4,bg,read_ahead_kb=6144
 	status_is 0 "bg: mount.nfs goes on in the background" || { nfsd_start; return 1; }
 	not_mounted "$g" "the server is down" || { nfsd_start; return 1; }
-	# mount.nfs's child tries again after 1, 3, 7 s: the client is made between the 2nd and 3rd
-	sleep 3.5
+	child=$(pgrep -f "mount\.nfs $SRV:/export/g ")
+	[ -n "$child" ] || { nfsd_start; fail "no mount.nfs left in the background for $g"; return 1; }
+	# stopped between two tries, not inside one (no NFS client then)
+	for i in $(seq 1 25); do
+		kill -STOP $child
+		[ "$(nfs_servers)" = 0 ] && break
+		kill -CONT $child
+		sleep 0.2
+	done
+	log "  mount.nfs in the background: $child, stopped ($i tries)"
 	nfsd_start
 	xrun mount.nfs $SRV:/export/f "$f" -o vers=4.1,nconnect=2
+	kill -CONT $child
 	status_is 0 || return
 	for i in $(seq 1 100); do is_mounted "$g" && break; sleep 0.2; done
 	mounted "$g" "the bg mount landed" || return
